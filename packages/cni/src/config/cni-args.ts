@@ -1,0 +1,56 @@
+import { canonicalAddress } from '@ipamkit/models';
+import { CniEnvironmentError } from '../errors.js';
+
+/** The CNI_ARGS keys calico-ipam understands (spec/cni.md §5). */
+export interface CniArgs {
+  ignoreUnknown: boolean;
+  podNamespace: string;
+  podName: string;
+  /** `IP=`: request exactly this address (ADD only). */
+  ip?: string;
+  testNamespace: string;
+}
+
+const KNOWN = new Set(['IgnoreUnknown', 'K8S_POD_NAMESPACE', 'K8S_POD_NAME', 'K8S_POD_INFRA_CONTAINER_ID', 'K8S_POD_UID', 'IP', 'CNI_TEST_NAMESPACE']);
+
+function parseBool(pair: string, value: string): boolean {
+  const v = value.toLowerCase();
+  if (v === '1' || v === 'true') return true;
+  if (v === '0' || v === 'false') return false;
+  throw new CniEnvironmentError(`ARGS: error parsing value of pair ${JSON.stringify(pair)}: boolean unmarshal error: invalid input ${value}`);
+}
+
+/**
+ * `K=V;K=V`. Unlike Calico, which parses twice with different key sets (so K8S_* keys fail the
+ * second parse without IgnoreUnknown), we parse once against the union: K8S_* keys are always known.
+ */
+export function parseCniArgs(text: string): CniArgs {
+  const out: CniArgs = { ignoreUnknown: false, podNamespace: '', podName: '', testNamespace: 'default' };
+  if (text === '') return out;
+  const unknown: string[] = [];
+  const values = new Map<string, { pair: string; value: string }>();
+  for (const pair of text.split(';')) {
+    if (pair === '') continue;
+    const parts = pair.split('=');
+    if (parts.length !== 2) throw new CniEnvironmentError(`ARGS: invalid pair ${JSON.stringify(pair)}`);
+    const [key = '', value = ''] = parts;
+    if (!KNOWN.has(key)) unknown.push(pair);
+    else values.set(key, { pair, value });
+  }
+  const ignore = values.get('IgnoreUnknown');
+  if (ignore !== undefined) out.ignoreUnknown = parseBool(ignore.pair, ignore.value);
+  if (unknown.length > 0 && !out.ignoreUnknown) throw new CniEnvironmentError(`ARGS: unknown args ${JSON.stringify(unknown)}`);
+  out.podNamespace = values.get('K8S_POD_NAMESPACE')?.value ?? '';
+  out.podName = values.get('K8S_POD_NAME')?.value ?? '';
+  const testNs = values.get('CNI_TEST_NAMESPACE')?.value;
+  if (testNs !== undefined && testNs !== '') out.testNamespace = testNs;
+  const ip = values.get('IP');
+  if (ip !== undefined) {
+    try {
+      out.ip = canonicalAddress(ip.value);
+    } catch {
+      throw new CniEnvironmentError(`ARGS: error parsing value of pair ${JSON.stringify(ip.pair)}: invalid IP address: ${ip.value}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+import { CniEnvironmentError } from '../errors.js';
+
+export type CniCommand = 'ADD' | 'DEL' | 'CHECK' | 'VERSION' | 'STATUS' | 'GC';
+
+/** The CNI_* environment, validated as the Go skeleton does (spec/cni.md §2.2). */
+export interface CniEnv {
+  command: CniCommand;
+  containerId: string;
+  netns: string;
+  ifname: string;
+  args: string;
+  path: string;
+}
+
+const COMMANDS: readonly CniCommand[] = ['ADD', 'DEL', 'CHECK', 'VERSION', 'STATUS', 'GC'];
+const CONTAINER_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
+const MAX_IFNAME = 15;
+
+const REQUIRED: Record<CniCommand, readonly string[]> = {
+  ADD: ['CNI_CONTAINERID', 'CNI_NETNS', 'CNI_IFNAME', 'CNI_PATH'],
+  CHECK: ['CNI_CONTAINERID', 'CNI_NETNS', 'CNI_IFNAME', 'CNI_PATH'],
+  DEL: ['CNI_CONTAINERID', 'CNI_IFNAME', 'CNI_PATH'],
+  GC: ['CNI_PATH'],
+  STATUS: ['CNI_PATH'],
+  VERSION: [],
+};
+
+function validateIfname(name: string): void {
+  if (name === '') throw new CniEnvironmentError('interface name is empty');
+  if (name.length > MAX_IFNAME) throw new CniEnvironmentError('interface name is too long', name);
+  if (name === '.' || name === '..') throw new CniEnvironmentError('interface name is . or ..', name);
+  if (/[/:\s]/.test(name)) throw new CniEnvironmentError('interface name contains / or : or whitespace characters', name);
+}
+
+/** Reads and checks CNI_*; `undefined` when CNI_COMMAND is unset (the "about" text case). */
+export function readCniEnv(env: Readonly<Record<string, string | undefined>>): CniEnv | undefined {
+  const raw = env.CNI_COMMAND;
+  if (raw === undefined || raw === '') return undefined;
+  const command = COMMANDS.find((c) => c === raw);
+  if (command === undefined) throw new CniEnvironmentError(`unknown CNI_COMMAND: ${raw}`);
+  const missing = REQUIRED[command].filter((k) => (env[k] ?? '') === '');
+  if (missing.length > 0) throw new CniEnvironmentError(`required env variables [${missing.join(',')}] missing`);
+  const containerId = env.CNI_CONTAINERID ?? '';
+  const ifname = env.CNI_IFNAME ?? '';
+  if (REQUIRED[command].includes('CNI_CONTAINERID') && !CONTAINER_ID.test(containerId)) {
+    throw new CniEnvironmentError('invalid characters in containerID', containerId);
+  }
+  if (REQUIRED[command].includes('CNI_IFNAME')) validateIfname(ifname);
+  return { command, containerId, netns: env.CNI_NETNS ?? '', ifname, args: env.CNI_ARGS ?? '', path: env.CNI_PATH ?? '' };
+}

@@ -1,0 +1,173 @@
+import { canonicalAddress, canonicalCidr } from '@ipamkit/models';
+import { CniDecodeError, NetworkConfigError } from '../errors.js';
+import { negotiateVersion, type CniVersion } from './cni-version.js';
+import { isObject, optionalBoolean, optionalNumber, optionalObject, optionalString, stringList, type JsonObject } from './json-fields.js';
+
+export interface IpamSection {
+  type?: string;
+  /** Calico types these as strings: IPv4 unless exactly "false", IPv6 only if exactly "true". */
+  assignIpv4?: string;
+  assignIpv6?: string;
+  ipv4Pools: string[];
+  ipv6Pools: string[];
+  /** ipamkit addition for non-Calico main plugins (design/cni.md, "Results"). */
+  routes?: RouteConfig[];
+  gateways: string[];
+}
+
+export interface RouteConfig {
+  dst: string;
+  gw?: string;
+}
+
+export interface Attachment {
+  containerID: string;
+  ifname: string;
+}
+
+/** The network config as calico-ipam reads it (spec/cni.md §4), plus ipamkit's sqlite keys. */
+export interface NetConf {
+  cniVersion: CniVersion;
+  name: string;
+  ipam: IpamSection;
+  nodename?: string;
+  nodenameFile?: string;
+  hostname?: string;
+  ipamLockFile?: string;
+  datastoreType?: string;
+  sqlitePath?: string;
+  etcd: { endpoints?: string; authority?: string; scheme?: string; discoverySrv?: string; keyFile?: string; certFile?: string; caCertFile?: string; prefix?: string };
+  kubernetes: { kubeconfig?: string; k8sApiRoot?: string };
+  policy: { type?: string; k8sApiRoot?: string; k8sAuthToken?: string; k8sClientCertificate?: string; k8sClientKey?: string; k8sCertificateAuthority?: string };
+  calicoApiGroup?: string;
+  featureControl: { ipAddrsNoIpam: boolean };
+  windowsUseSingleNetwork: boolean;
+  logLevel?: string;
+  logFilePath?: string;
+  /** The standard `ips` capability. */
+  runtimeIps: string[];
+  prevResult?: JsonObject;
+  /** GC (1.1): attachments the runtime still uses; undefined when the key is absent. */
+  validAttachments?: Attachment[];
+}
+
+const NETWORK_NAME = /^[a-zA-Z0-9_.-]+$/;
+
+function checked(parse: () => unknown, message: string): void {
+  try {
+    parse();
+  } catch {
+    throw new NetworkConfigError(`failed to load netconf: ${message}`);
+  }
+}
+
+function routesOf(ipam: JsonObject): RouteConfig[] | undefined {
+  const raw = ipam.routes;
+  if (raw === undefined || raw === null) return undefined;
+  if (!Array.isArray(raw)) throw new NetworkConfigError('failed to load netconf: ipam.routes must be a list');
+  return raw.map((r, i) => {
+    if (!isObject(r)) throw new NetworkConfigError(`failed to load netconf: ipam.routes[${i}] must be an object`);
+    const dst = optionalString(r, 'dst', `ipam.routes[${i}].dst`);
+    if (dst === undefined) throw new NetworkConfigError(`failed to load netconf: ipam.routes[${i}].dst is required`);
+    const gw = optionalString(r, 'gw', `ipam.routes[${i}].gw`);
+    checked(() => canonicalCidr(dst), `ipam.routes[${i}].dst is not a CIDR: ${dst}`);
+    if (gw !== undefined) checked(() => canonicalAddress(gw), `ipam.routes[${i}].gw is not an IP address: ${gw}`);
+    return gw === undefined ? { dst } : { dst, gw };
+  });
+}
+
+function attachmentsOf(conf: JsonObject): Attachment[] | undefined {
+  // The 1.1.0 tag named the key cni.dev/attachments; later text and the Go library use valid-attachments.
+  const key = 'cni.dev/valid-attachments' in conf ? 'cni.dev/valid-attachments' : 'cni.dev/attachments';
+  const raw = conf[key];
+  if (raw === undefined || raw === null) return undefined;
+  if (!Array.isArray(raw)) throw new NetworkConfigError(`failed to load netconf: ${key} must be a list`);
+  return raw.map((a, i) => {
+    if (!isObject(a)) throw new NetworkConfigError(`failed to load netconf: ${key}[${i}] must be an object`);
+    return { containerID: optionalString(a, 'containerID', `${key}[${i}].containerID`) ?? '', ifname: optionalString(a, 'ifname', `${key}[${i}].ifname`) ?? '' };
+  });
+}
+
+/** Drops undefined members so optional fields are absent, as exactOptionalPropertyTypes wants. */
+function definedOnly<T extends object>(obj: { [K in keyof T]: T[K] | undefined }): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Parses stdin into a NetConf. Not JSON → code 6; wrong shape → code 7; version → code 1. */
+export function parseNetConf(stdin: string): NetConf {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(stdin);
+  } catch (err) {
+    throw new CniDecodeError(`error unmarshall network config: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!isObject(raw)) throw new CniDecodeError('error unmarshall network config: the config must be a JSON object');
+  const name = optionalString(raw, 'name') ?? '';
+  if (name === '') throw new NetworkConfigError('missing network name');
+  if (!NETWORK_NAME.test(name)) {
+    throw new NetworkConfigError('invalid characters detected in the given network name. Only letters a-z, numbers 0-9, and symbols _.- are supported');
+  }
+  const cniVersion = negotiateVersion(optionalString(raw, 'cniVersion'), stringList(raw, 'cniVersions'));
+  const ipamRaw = optionalObject(raw, 'ipam');
+  const kube = optionalObject(raw, 'kubernetes');
+  const policy = optionalObject(raw, 'policy');
+  const features = optionalObject(raw, 'feature_control');
+  const runtime = optionalObject(raw, 'runtimeConfig');
+  const prev = raw.prevResult;
+  if (prev !== undefined && prev !== null && !isObject(prev)) throw new NetworkConfigError('failed to load netconf: prevResult must be an object');
+  const routes = routesOf(ipamRaw);
+  const validAttachments = attachmentsOf(raw);
+  const gateways = stringList(ipamRaw, 'gateways', 'ipam.gateways');
+  gateways.forEach((g, i) => checked(() => canonicalAddress(g), `ipam.gateways[${i}] is not an IP address: ${g}`));
+  optionalNumber(raw, 'qps');
+  optionalNumber(raw, 'burst');
+  return definedOnly<NetConf>({
+    cniVersion,
+    name,
+    ipam: definedOnly<IpamSection>({
+      type: optionalString(ipamRaw, 'type', 'ipam.type'),
+      assignIpv4: optionalString(ipamRaw, 'assign_ipv4', 'ipam.assign_ipv4'),
+      assignIpv6: optionalString(ipamRaw, 'assign_ipv6', 'ipam.assign_ipv6'),
+      ipv4Pools: stringList(ipamRaw, 'ipv4_pools', 'ipam.ipv4_pools'),
+      ipv6Pools: stringList(ipamRaw, 'ipv6_pools', 'ipam.ipv6_pools'),
+      routes,
+      gateways,
+    }),
+    nodename: optionalString(raw, 'nodename'),
+    nodenameFile: optionalString(raw, 'nodename_file'),
+    hostname: optionalString(raw, 'hostname'),
+    ipamLockFile: optionalString(raw, 'ipam_lock_file'),
+    datastoreType: optionalString(raw, 'datastore_type'),
+    sqlitePath: optionalString(raw, 'sqlite_path'),
+    etcd: definedOnly({
+      endpoints: optionalString(raw, 'etcd_endpoints'),
+      authority: optionalString(raw, 'etcd_authority'),
+      scheme: optionalString(raw, 'etcd_scheme'),
+      discoverySrv: optionalString(raw, 'etcd_discovery_srv'),
+      keyFile: optionalString(raw, 'etcd_key_file'),
+      certFile: optionalString(raw, 'etcd_cert_file'),
+      caCertFile: optionalString(raw, 'etcd_ca_cert_file'),
+      prefix: optionalString(raw, 'etcd_prefix'),
+    }),
+    kubernetes: definedOnly({
+      kubeconfig: optionalString(kube, 'kubeconfig', 'kubernetes.kubeconfig'),
+      k8sApiRoot: optionalString(kube, 'k8s_api_root', 'kubernetes.k8s_api_root'),
+    }),
+    policy: definedOnly({
+      type: optionalString(policy, 'type', 'policy.type'),
+      k8sApiRoot: optionalString(policy, 'k8s_api_root', 'policy.k8s_api_root'),
+      k8sAuthToken: optionalString(policy, 'k8s_auth_token', 'policy.k8s_auth_token'),
+      k8sClientCertificate: optionalString(policy, 'k8s_client_certificate', 'policy.k8s_client_certificate'),
+      k8sClientKey: optionalString(policy, 'k8s_client_key', 'policy.k8s_client_key'),
+      k8sCertificateAuthority: optionalString(policy, 'k8s_certificate_authority', 'policy.k8s_certificate_authority'),
+    }),
+    calicoApiGroup: optionalString(raw, 'calico_api_group'),
+    featureControl: { ipAddrsNoIpam: optionalBoolean(features, 'ip_addrs_no_ipam', 'feature_control.ip_addrs_no_ipam') ?? false },
+    windowsUseSingleNetwork: optionalBoolean(raw, 'windows_use_single_network') ?? false,
+    logLevel: optionalString(raw, 'log_level'),
+    logFilePath: optionalString(raw, 'log_file_path'),
+    runtimeIps: stringList(runtime, 'ips', 'runtimeConfig.ips'),
+    prevResult: isObject(prev) ? prev : undefined,
+    validAttachments,
+  });
+}

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { NetConf } from './net-config.js';
+
+export const DEFAULT_NODENAME_FILE = '/var/lib/calico/nodename';
+
+/**
+ * The node name, first match wins (spec/cni.md §6): `nodename`, the nodename file, `hostname`, the
+ * OS host name. Unlike Calico we trim the file's content: a trailing newline written by `echo`
+ * would otherwise become part of the node name and silently create a second "node".
+ */
+export function determineNodeName(conf: Pick<NetConf, 'nodename' | 'nodenameFile' | 'hostname'>, osHostname: () => string = hostname): string {
+  if (conf.nodename !== undefined && conf.nodename !== '') return conf.nodename;
+  try {
+    const fromFile = readFileSync(conf.nodenameFile ?? DEFAULT_NODENAME_FILE, 'utf8').trim();
+    if (fromFile !== '') return fromFile;
+  } catch {
+    // A missing file is the normal case outside a Calico node; fall through.
+  }
+  if (conf.hostname !== undefined && conf.hostname !== '') return conf.hostname;
+  return osHostname().trim().toLowerCase();
+}

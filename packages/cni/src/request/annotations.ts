@@ -1,0 +1,78 @@
+import { canonicalAddress, ipVersionOfAddress } from '@ipamkit/models';
+import { NetworkConfigError } from '../errors.js';
+
+/** Calico's pod/namespace annotations (spec/cni.md §10). */
+export const ANNOTATIONS = {
+  ipv4Pools: 'cni.projectcalico.org/ipv4pools',
+  ipv6Pools: 'cni.projectcalico.org/ipv6pools',
+  ipFamilies: 'cni.projectcalico.org/ipFamilies',
+  ipAddrs: 'cni.projectcalico.org/ipAddrs',
+  ipAddrsNoIpam: 'cni.projectcalico.org/ipAddrsNoIpam',
+} as const;
+
+function jsonStringList(raw: string, what: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    throw new NetworkConfigError(`failed to parse ${what} ${raw}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string')) {
+    throw new NetworkConfigError(`failed to parse ${what} ${raw}: expected a JSON list of strings`);
+  }
+  return value;
+}
+
+/** A pool-list annotation; an absent or empty one yields undefined (fall through to the next source). */
+export function poolAnnotation(annotations: Record<string, string>, key: string): string[] | undefined {
+  const raw = annotations[key];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const list = jsonStringList(raw, `annotation ${JSON.stringify(key)}`);
+  return list.length === 0 ? undefined : list;
+}
+
+/** `ipFamilies`: which families to assign; each element exactly "IPv4" or "IPv6". */
+export function familiesAnnotation(annotations: Record<string, string>): { v4: boolean; v6: boolean } | undefined {
+  const raw = annotations[ANNOTATIONS.ipFamilies];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  let list: string[];
+  try {
+    list = jsonStringList(raw, 'ipFamilies');
+  } catch {
+    throw new NetworkConfigError(`error parsing ipFamilies: ${raw}`);
+  }
+  const out = { v4: false, v6: false };
+  for (const family of list) {
+    if (family === 'IPv4') out.v4 = true;
+    else if (family === 'IPv6') out.v6 = true;
+    else throw new NetworkConfigError(`error parsing ipFamilies: ${raw}`);
+  }
+  return out;
+}
+
+/** `ipAddrs` / `ipAddrsNoIpam`: at most one address per family, canonicalised. */
+export function addressAnnotation(annotations: Record<string, string>, key: string): string[] | undefined {
+  const raw = annotations[key];
+  if (raw === undefined) return undefined;
+  const list = jsonStringList(raw, `IPs for annotation ${JSON.stringify(key)}:`);
+  if (list.length === 0) throw new NetworkConfigError(`annotation ${JSON.stringify(key)} specified but empty`);
+  return explicitAddresses(list, `${JSON.stringify(key)} annotation`);
+}
+
+/** Validates a list of explicit addresses (an optional `/prefix` is dropped): one per family at most. */
+export function explicitAddresses(list: readonly string[], source: string): string[] {
+  const seen = new Set<number>();
+  return list.map((entry) => {
+    const bare = entry.includes('/') ? entry.slice(0, entry.indexOf('/')) : entry;
+    let ip: string;
+    try {
+      ip = canonicalAddress(bare);
+    } catch {
+      throw new NetworkConfigError(`invalid IP format: ${entry}`);
+    }
+    const version = ipVersionOfAddress(ip);
+    if (seen.has(version)) throw new NetworkConfigError(`cannot have more than one IPv${version} address for ${source}`);
+    seen.add(version);
+    return ip;
+  });
+}

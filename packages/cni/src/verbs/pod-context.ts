@@ -1,0 +1,53 @@
+import { NotFoundError, type Namespace } from '@ipamkit/models';
+import type { Workload } from '../config/workload.js';
+import { AllocationError } from '../errors.js';
+import type { Invocation } from '../runtime/invocation.js';
+
+export interface PodContext {
+  podAnnotations?: Record<string, string>;
+  namespaceAnnotations?: Record<string, string>;
+  /** The namespace with its labels, for pool namespaceSelectors. */
+  namespace?: Namespace;
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Reads the pod's and namespace's annotations and labels when the pod is a Kubernetes pod,
+ * `policy.type` is `k8s` and Kubernetes access is configured (Calico's main plugin does this; we
+ * have none, design/cni.md "Annotations"). The namespace is also read, for its labels, when a
+ * kubeconfig is configured (spec/cni.md §9.3 step 4).
+ */
+export async function lookupPodContext(inv: Invocation, workload: Workload): Promise<PodContext> {
+  const k8sPolicy = inv.conf.policy.type === 'k8s';
+  const wantNamespace = (k8sPolicy || (inv.conf.kubernetes.kubeconfig ?? '') !== '') && workload.namespace !== '';
+  const wantPod = k8sPolicy && workload.orchestrator === 'k8s';
+  if (!wantNamespace && !wantPod) return {};
+  const kube = inv.kubeReader();
+  if (kube === undefined) {
+    inv.log.debug('no Kubernetes access configured: annotations and namespace labels are not read');
+    return {};
+  }
+  const out: PodContext = {};
+  if (wantPod) {
+    try {
+      out.podAnnotations = (await kube.getPod(workload.namespace, workload.pod)).annotations;
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new AllocationError(`failed to get pod ${workload.namespace}/${workload.pod}: pod not found`, { cause: err });
+      throw err;
+    }
+  }
+  if (wantNamespace) {
+    try {
+      const ns = await kube.getNamespace(workload.namespace);
+      out.namespace = { name: workload.namespace, labels: ns.labels };
+      if (wantPod) out.namespaceAnnotations = ns.annotations;
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new AllocationError(`failed to get namespace ${workload.namespace}: ${message(err)}`, { cause: err });
+      throw err;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,61 @@
+import { parseArgs } from 'node:util';
+import { runDesignSync } from './run-design-sync.js';
+
+export const USAGE = `Usage: ipamkit-design-sync [--base <rev>] [--head <rev>] [--main-branch main]
+                           [--readme design/README.md] [--skip-codeowners]
+                           [--write-codeowners [--owner-template '@ipamkit/{package}']]
+
+Fails when the commit range changes files under a package's "applies to" glob (design/README.md)
+without touching that package's design doc, unless a commit trailer or a changeset declares
+"Design-Sync-Exempt: bug-fix | refactor | comments | deps". Also checks .github/CODEOWNERS.
+The range defaults to $NX_BASE..$NX_HEAD when set (as for nx affected), else the merge-base with the
+main branch, or HEAD~1..HEAD on the main branch itself.`;
+
+/** Runs the command; returns the exit code and writes through the given sinks. */
+export function runDesignSyncCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: { cwd: string; out: (line: string) => void; err: (line: string) => void },
+): number {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        base: { type: 'string' },
+        head: { type: 'string' },
+        'main-branch': { type: 'string' },
+        readme: { type: 'string' },
+        'skip-codeowners': { type: 'boolean' },
+        'write-codeowners': { type: 'boolean' },
+        'owner-template': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    io.err(`ipamkit-design-sync: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(USAGE);
+    return 2;
+  }
+  if (values.help === true) {
+    io.out(USAGE);
+    return 0;
+  }
+  const report = runDesignSync({
+    cwd: io.cwd,
+    base: values.base ?? nonEmpty(env.NX_BASE),
+    head: values.head ?? nonEmpty(env.NX_HEAD),
+    mainBranch: values['main-branch'],
+    readme: values.readme,
+    codeowners: values['write-codeowners'] === true ? 'write' : values['skip-codeowners'] === true ? 'skip' : 'check',
+    ownerTemplate: values['owner-template'],
+  });
+  const sink = report.exitCode === 0 ? io.out : io.err;
+  for (const line of report.lines) sink(line);
+  return report.exitCode;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

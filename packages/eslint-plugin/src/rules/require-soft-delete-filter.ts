@@ -1,0 +1,172 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { calleeName, staticPropertyName } from '../utils/ast.js';
+import { createRule } from '../utils/create-rule.js';
+import { filenameMatchesAny } from '../utils/glob.js';
+
+export interface RequireSoftDeleteFilterOptions {
+  /** Files the rule applies to. */
+  include?: string[];
+  /** Plurals whose objects can be soft-deleted. */
+  plurals?: string[];
+  /** Functions that list custom objects. */
+  listFunctions?: string[];
+  /** Functions that get one custom object. */
+  getFunctions?: string[];
+  /** Helpers that drop soft-deleted items from a list. */
+  listHelpers?: string[];
+  /** Helpers that turn a soft-deleted object into NotFound. */
+  getHelpers?: string[];
+}
+
+export const SOFT_DELETE_DEFAULTS = {
+  include: ['packages/ipam-datastore/src/kubernetes/**'],
+  plurals: ['ipamblocks', 'blockaffinities', 'ipamhandles'],
+  listFunctions: ['listClusterCustomObject', 'listNamespacedCustomObject'],
+  getFunctions: ['getClusterCustomObject', 'getNamespacedCustomObject'],
+  listHelpers: ['withoutSoftDeleted'],
+  getHelpers: ['visibleOrNotFound'],
+};
+
+/** client-node's positional form: (group, version, plural, ...) and (group, version, namespace, plural, ...). */
+const POSITIONAL_PLURAL_INDEX: Record<string, number> = {
+  listClusterCustomObject: 2,
+  getClusterCustomObject: 2,
+  listNamespacedCustomObject: 3,
+  getNamespacedCustomObject: 3,
+};
+
+type MessageIds = 'unfilteredList' | 'unfilteredGet';
+
+export const requireSoftDeleteFilter = createRule<[RequireSoftDeleteFilterOptions], MessageIds>({
+  name: 'require-soft-delete-filter',
+  meta: {
+    type: 'problem',
+    defaultOptions: [{}],
+    docs: {
+      description: 'Require reads of blocks, affinities and handles in the Kubernetes backend to drop soft-deleted objects',
+      rubric: 'ARCHITECTURE.md "Datastore contract": soft-deleted rows are invisible to every reader',
+    },
+    messages: {
+      unfilteredList: 'This list of `{{plural}}` can contain soft-deleted objects: pass its items through `{{helpers}}`.',
+      unfilteredGet: 'This read of `{{plural}}` can return a soft-deleted object: pass it through `{{helpers}}`.',
+    },
+    schema: [
+      {
+        type: 'object',
+        properties: Object.fromEntries(
+          ['include', 'plurals', 'listFunctions', 'getFunctions', 'listHelpers', 'getHelpers'].map((key) => [
+            key,
+            { type: 'array', items: { type: 'string' } },
+          ]),
+        ),
+        additionalProperties: false,
+      },
+    ],
+  },
+  create(context, [options]) {
+    if (!filenameMatchesAny(context.filename, options.include ?? SOFT_DELETE_DEFAULTS.include)) return {};
+    const plurals = new Set(options.plurals ?? SOFT_DELETE_DEFAULTS.plurals);
+    const listFunctions = new Set(options.listFunctions ?? SOFT_DELETE_DEFAULTS.listFunctions);
+    const getFunctions = new Set(options.getFunctions ?? SOFT_DELETE_DEFAULTS.getFunctions);
+    const listHelpers = new Set(options.listHelpers ?? SOFT_DELETE_DEFAULTS.listHelpers);
+    const getHelpers = new Set(options.getHelpers ?? SOFT_DELETE_DEFAULTS.getHelpers);
+
+    return {
+      CallExpression(node) {
+        const name = calleeName(node);
+        if (name === undefined) return;
+        const isList = listFunctions.has(name);
+        if (!isList && !getFunctions.has(name)) return;
+        const plural = pluralOf(node, name, context.sourceCode.getScope(node));
+        if (plural === undefined || !plurals.has(plural)) return;
+        const helpers = isList ? listHelpers : getHelpers;
+        if (reachesHelper(node, helpers, context.sourceCode)) return;
+        context.report({
+          node,
+          messageId: isList ? 'unfilteredList' : 'unfilteredGet',
+          data: { plural, helpers: [...helpers].join('` / `') },
+        });
+      },
+    };
+  },
+});
+
+/** The plural a custom-object call reads, from its parameter object or positional argument. */
+function pluralOf(node: TSESTree.CallExpression, name: string, scope: TSESLint.Scope.Scope): string | undefined {
+  const [first] = node.arguments;
+  let value: TSESTree.Node | undefined;
+  if (first?.type === AST_NODE_TYPES.ObjectExpression) {
+    for (const p of first.properties) {
+      if (p.type === AST_NODE_TYPES.Property && !p.computed && staticPropertyName(p.key) === 'plural') value = p.value;
+    }
+  } else {
+    const index = POSITIONAL_PLURAL_INDEX[name];
+    value = index === undefined ? undefined : node.arguments[index];
+  }
+  return value === undefined ? undefined : constantString(value, scope);
+}
+
+/** A string literal, or a `const` initialised with one. */
+function constantString(node: TSESTree.Node, scope: TSESLint.Scope.Scope): string | undefined {
+  const direct = staticPropertyName(node);
+  if (node.type !== AST_NODE_TYPES.Identifier) return direct;
+  let current: TSESLint.Scope.Scope | null = scope;
+  while (current !== null) {
+    const variable = current.set.get(node.name);
+    if (variable !== undefined) {
+      const def = variable.defs[0];
+      if (def?.node.type === AST_NODE_TYPES.VariableDeclarator && def.parent?.type === AST_NODE_TYPES.VariableDeclaration) {
+        const init = def.node.init;
+        return def.parent.kind === 'const' && init !== null ? staticPropertyName(init) : undefined;
+      }
+      return undefined;
+    }
+    current = current.upper;
+  }
+  return undefined;
+}
+
+/** Walks up from an expression to the statement holding it, looking for a call to a helper. */
+function insideHelperCall(node: TSESTree.Node, helpers: Set<string>): boolean {
+  let current: TSESTree.Node | undefined = node.parent;
+  while (current !== undefined && !isBoundary(current)) {
+    if (current.type === AST_NODE_TYPES.CallExpression) {
+      const name = calleeName(current);
+      if (name !== undefined && helpers.has(name)) return true;
+    }
+    current = current.parent;
+  }
+  return false;
+}
+
+function isBoundary(node: TSESTree.Node): boolean {
+  return (
+    node.type.endsWith('Statement') ||
+    node.type === AST_NODE_TYPES.VariableDeclaration ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.FunctionDeclaration
+  );
+}
+
+/**
+ * True when the read's result goes through a helper: directly (`helper(await read())`), or via the
+ * variable it is stored in (`const res = await read(); return helper(res.items)`).
+ */
+function reachesHelper(node: TSESTree.CallExpression, helpers: Set<string>, sourceCode: TSESLint.SourceCode): boolean {
+  if (insideHelperCall(node, helpers)) return true;
+  let holder: TSESTree.Node = node;
+  while (
+    holder.parent.type === AST_NODE_TYPES.AwaitExpression ||
+    holder.parent.type === AST_NODE_TYPES.TSAsExpression ||
+    holder.parent.type === AST_NODE_TYPES.TSNonNullExpression
+  ) {
+    holder = holder.parent;
+  }
+  const declarator = holder.parent;
+  if (declarator.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== holder) return false;
+  const variables = sourceCode.getDeclaredVariables(declarator);
+  return variables.some((variable) =>
+    variable.references.some((ref) => !ref.init && insideHelperCall(ref.identifier, helpers)),
+  );
+}

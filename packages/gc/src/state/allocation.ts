@@ -1,0 +1,95 @@
+import { TUNNEL_ATTRIBUTE_TYPES, WINDOWS_RESERVED_HANDLE, isLoadBalancerHandleId } from '@ipamkit/models';
+import type { ReleaseOptions } from '@ipamkit/ipam-core';
+import { ATTR_NAMESPACE, ATTR_NODE, ATTR_POD, ATTR_SERVICE, ATTR_TYPE, ATTR_VMI_NAME } from '../constants.js';
+
+const TUNNEL_TYPE_VALUES: ReadonlySet<string> = new Set(Object.values(TUNNEL_ATTRIBUTE_TYPES));
+
+/** The identity of an allocation across block versions: handle and address (spec/gc.md §5.1). */
+export function allocationId(handle: string, ip: string): string {
+  return `${handle}/${ip}`;
+}
+
+/**
+ * One tracked allocation: an ordinal of a block that carries a handle. Its leak state (candidate
+ * time, confirmed flag) changes only through the three transitions of spec/gc.md §11.1.
+ */
+export class Allocation {
+  readonly id: string;
+  /** Kubernetes node resolved for `node` during the last scan; '' = unresolvable. */
+  knode = '';
+  private leakedAtMs: number | undefined;
+  private confirmed = false;
+
+  constructor(
+    readonly ip: string,
+    readonly handle: string,
+    readonly block: string,
+    public attrs: Readonly<Record<string, string>>,
+    public sequenceNumber: bigint,
+  ) {
+    this.id = allocationId(handle, ip);
+  }
+
+  /** The `node` attribute: a Calico node name, or '' (LoadBalancer addresses have none). */
+  get node(): string {
+    return this.attrs[ATTR_NODE] ?? '';
+  }
+
+  get leakedAt(): number | undefined {
+    return this.leakedAtMs;
+  }
+
+  isPodIP(): boolean {
+    return (this.attrs[ATTR_NAMESPACE] ?? '') !== '' && (this.attrs[ATTR_POD] ?? '') !== '';
+  }
+
+  /** A KubeVirt VM's address: the `vmi-name` key is present, even when empty. */
+  isVMAllocation(): boolean {
+    return ATTR_VMI_NAME in this.attrs;
+  }
+
+  isTunnelAddress(): boolean {
+    return TUNNEL_TYPE_VALUES.has(this.attrs[ATTR_TYPE] ?? '');
+  }
+
+  isWindowsReserved(): boolean {
+    return this.handle === WINDOWS_RESERVED_HANDLE;
+  }
+
+  /** A LoadBalancer Service address (no node; design/gc.md "Allocations without a node"). */
+  isLoadBalancerAddress(): boolean {
+    return this.node === '' && isLoadBalancerHandleId(this.handle) && (this.attrs[ATTR_SERVICE] ?? '') !== '';
+  }
+
+  isCandidateLeak(): boolean {
+    return this.leakedAtMs !== undefined && !this.confirmed;
+  }
+
+  isConfirmedLeak(): boolean {
+    return this.confirmed;
+  }
+
+  /**
+   * A candidate from its first sighting; confirmed once strictly more than `graceMs` has passed.
+   * A zero grace never confirms (Calico's "GC disabled").
+   */
+  markLeak(nowMs: number, graceMs: number): void {
+    this.leakedAtMs ??= nowMs;
+    if (!this.confirmed && graceMs > 0 && nowMs - this.leakedAtMs > graceMs) this.confirmed = true;
+  }
+
+  /** Confirmed without a candidate stage (the node is gone). Idempotent. */
+  markConfirmedLeak(): void {
+    this.confirmed = true;
+  }
+
+  markValid(): void {
+    this.leakedAtMs = undefined;
+    this.confirmed = false;
+  }
+
+  /** Always with the sequence number seen, so a re-used address is never freed (rubric 1). */
+  releaseOptions(): ReleaseOptions {
+    return { address: this.ip, handle: this.handle, sequenceNumber: this.sequenceNumber };
+  }
+}

@@ -1,0 +1,110 @@
+import { type IPPool, cidrContains, parseCidr } from '@ipamkit/models';
+import { UNKNOWN_POOL_LABEL } from '../constants.js';
+
+interface KnownPool {
+  readonly pool: IPPool;
+  readonly prefixLength: number;
+}
+
+/**
+ * Pool ↔ block association (spec/gc.md §6.4). Unlike Calico, which takes the first covering pool
+ * in map order, a block goes to the narrowest covering pool, then the first by name, so overlapping
+ * pools give the same answer every run (§21).
+ */
+export class PoolManager {
+  private readonly pools = new Map<string, KnownPool>();
+  private readonly blocksOfPool = new Map<string, Set<string>>();
+  private readonly poolOfBlock = new Map<string, string>();
+
+  get allPools(): ReadonlyMap<string, IPPool> {
+    return new Map([...this.pools].map(([name, known]) => [name, known.pool]));
+  }
+
+  get blocksByPool(): ReadonlyMap<string, ReadonlySet<string>> {
+    return this.blocksOfPool;
+  }
+
+  get poolsByBlock(): ReadonlyMap<string, string> {
+    return this.poolOfBlock;
+  }
+
+  hasPool(name: string): boolean {
+    return this.pools.has(name);
+  }
+
+  poolOf(cidr: string): string {
+    return this.poolOfBlock.get(cidr) ?? UNKNOWN_POOL_LABEL;
+  }
+
+  /** Returns false (and stores nothing) when the pool CIDR does not parse. */
+  onPoolUpdated(pool: IPPool): boolean {
+    let prefixLength: number;
+    try {
+      prefixLength = parseCidr(pool.cidr).prefixLength;
+    } catch {
+      return false;
+    }
+    const isNew = !this.pools.has(pool.name);
+    this.pools.set(pool.name, { pool, prefixLength });
+    if (isNew) {
+      this.blocksOfPool.set(pool.name, new Set());
+      const orphans = this.blocksOfPool.get(UNKNOWN_POOL_LABEL);
+      for (const cidr of [...(orphans ?? [])]) {
+        if (covers(pool.cidr, cidr)) this.move(cidr, pool.name);
+      }
+    }
+    return true;
+  }
+
+  onPoolDeleted(name: string): void {
+    for (const cidr of [...(this.blocksOfPool.get(name) ?? [])]) this.move(cidr, UNKNOWN_POOL_LABEL);
+    this.blocksOfPool.delete(name);
+    this.pools.delete(name);
+  }
+
+  /** Associates a block once; later updates never move it (a pool deletion does). */
+  onBlockUpdated(cidr: string): void {
+    if (this.poolOfBlock.has(cidr)) return;
+    let best: KnownPool | undefined;
+    for (const known of this.pools.values()) {
+      if (!covers(known.pool.cidr, cidr)) continue;
+      if (best === undefined || known.prefixLength > best.prefixLength || (known.prefixLength === best.prefixLength && known.pool.name < best.pool.name)) {
+        best = known;
+      }
+    }
+    this.add(cidr, best?.pool.name ?? UNKNOWN_POOL_LABEL);
+  }
+
+  onBlockDeleted(cidr: string): void {
+    const pool = this.poolOfBlock.get(cidr);
+    if (pool === undefined) return;
+    this.poolOfBlock.delete(cidr);
+    const set = this.blocksOfPool.get(pool);
+    set?.delete(cidr);
+    // Known pools keep an empty set until they are deleted; the orphan bucket goes when empty.
+    if (pool === UNKNOWN_POOL_LABEL && set?.size === 0) this.blocksOfPool.delete(pool);
+  }
+
+  private move(cidr: string, pool: string): void {
+    this.onBlockDeleted(cidr);
+    this.add(cidr, pool);
+  }
+
+  private add(cidr: string, pool: string): void {
+    this.poolOfBlock.set(cidr, pool);
+    let set = this.blocksOfPool.get(pool);
+    if (set === undefined) {
+      set = new Set();
+      this.blocksOfPool.set(pool, set);
+    }
+    set.add(cidr);
+  }
+}
+
+function covers(poolCidr: string, blockCidr: string): boolean {
+  try {
+    return cidrContains(poolCidr, blockCidr);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,52 @@
+import { AlreadyExistsError, IpamError, ValidationError } from '@ipamkit/models';
+
+/** An address or ordinal outside the block it was looked up in (spec/core.md §5.1). */
+export class AddressNotInBlockError extends ValidationError {
+  override name = 'AddressNotInBlockError';
+  constructor(readonly address: string, readonly cidr: string) {
+    super(`IP ${address} not in block ${cidr}`);
+  }
+}
+
+/**
+ * The block's affinity is not the caller's while strict affinity is on (spec/core.md §5.5 step 1,
+ * §5.6 step 1). `actual` is undefined for an unaffine block.
+ */
+export class AffinityMismatchError extends ValidationError {
+  override name = 'AffinityMismatchError';
+  constructor(readonly cidr: string, readonly expected: string, readonly actual: string | undefined) {
+    super(
+      actual === undefined
+        ? `Attempt to assign from block ${cidr} with no affinity (expected ${expected})`
+        : `Block affinity (${actual}) does not match provided (${expected}) for block ${cidr}`,
+    );
+  }
+}
+
+/**
+ * AssignIP named an address that is allocated, host-reserved or in cooldown (spec/core.md §5.6
+ * step 3). `existingHandleId` lets the caller apply the idempotent-KubeVirt rule of §9 step 5.2.
+ */
+export class AddressInUseError extends AlreadyExistsError {
+  override name = 'AddressInUseError';
+  constructor(readonly address: string, readonly existingHandleId: string | undefined, readonly inCooldown: boolean) {
+    super(address, `Address already assigned in block: ${address}${inCooldown ? ' (in cooldown)' : ''}`);
+  }
+}
+
+/** An argument the pure block operations cannot act on (negative count, bad host-reserved sizes). */
+export class InvalidBlockArgumentError extends ValidationError {
+  override name = 'InvalidBlockArgumentError';
+}
+
+/**
+ * A SetOwnerAttributes precondition did not hold (spec/core.md §14.3): the owner changed under the
+ * caller, who must re-read rather than retry blindly.
+ */
+export class OwnerPreconditionError extends IpamError {
+  override name = 'OwnerPreconditionError';
+  readonly category = 'stop-and-re-evaluate';
+  constructor(readonly address: string, readonly field: 'activeOwnerAttrs' | 'alternateOwnerAttrs', detail: string) {
+    super(`cannot set ${field} of ${address}: ${detail}`);
+  }
+}

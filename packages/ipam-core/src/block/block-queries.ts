@@ -1,0 +1,105 @@
+import { IPInCooldownError, NotFoundError, type AllocationAttribute, type AllocationBlock } from '@ipamkit/models';
+import type { ReservationFilter } from '../reservations/reservation-filter.js';
+import { sanitizeHandle } from './block-state.js';
+import { WINDOWS_RESERVED_HANDLE } from './host-reserved-attr.js';
+import { formatAddress } from './ip-address.js';
+import { addressOf, blockRange, ordinalOf } from './ordinals.js';
+
+/**
+ * The emptiness rule (spec/core.md §5.9): true iff every allocation belongs to the Windows
+ * host-reserved handle (compared case-insensitively). An ordinal in cooldown makes it non-empty.
+ */
+export function isEmpty(block: AllocationBlock): boolean {
+  return block.allocations.every((index) => {
+    if (index === null) return true;
+    return block.attributes[index]?.handleId?.toLowerCase() === WINDOWS_RESERVED_HANDLE;
+  });
+}
+
+/**
+ * Free ordinals that can be handed out (spec/core.md §5.9 NumFreeAddresses): 0 when reservations
+ * cover the whole block, the unreserved FIFO entries when they cover part of it.
+ */
+export function numFree(block: AllocationBlock, reservations?: ReservationFilter): number {
+  if (reservations === undefined) return block.unallocated.length;
+  const range = blockRange(block);
+  const reserved = reservations.countIn(block.cidr);
+  if (reserved === 0n) return block.unallocated.length;
+  if (reserved === range.size) return 0;
+  return block.unallocated.filter((o) => !reservations.matchesValue(range.version, range.base + BigInt(o))).length;
+}
+
+/** Addresses of the block covered by reservations, allocated or not (NumReservedAddresses). */
+export function numReserved(block: AllocationBlock, reservations: ReservationFilter): number {
+  return Number(reservations.countIn(block.cidr));
+}
+
+/** N − free: counts allocations, cooldown and host-reserved ordinals (the utilization InUse). */
+export function inUseCount(block: AllocationBlock): number {
+  return block.allocations.length - block.unallocated.length;
+}
+
+/** Addresses of all non-null allocations, cooldown included, in ordinal order. */
+export function inUseIPs(block: AllocationBlock): string[] {
+  const range = blockRange(block);
+  const out: string[] = [];
+  block.allocations.forEach((index, ordinal) => {
+    if (index !== null) out.push(formatAddress(range.version, range.base + BigInt(ordinal)));
+  });
+  return out;
+}
+
+/** Addresses whose attribute's sanitized handle is `handleId`, in ordinal order (cooldown excluded). */
+export function ipsForHandle(block: AllocationBlock, handleId: string): string[] {
+  const wanted = sanitizeHandle(handleId);
+  const out: string[] = [];
+  block.allocations.forEach((index, ordinal) => {
+    if (index === null) return;
+    const attribute = block.attributes[index];
+    if (attribute?.releasedAt === undefined && sanitizeHandle(attribute?.handleId) === wanted) {
+      out.push(addressOf(block, ordinal));
+    }
+  });
+  return out;
+}
+
+/** What is known about one address of the block. */
+export type AddressState =
+  | { state: 'free' }
+  | { state: 'cooldown'; releasedAt: string }
+  | { state: 'allocated'; handleId?: string };
+
+export function addressState(block: AllocationBlock, ip: string): AddressState {
+  const index = block.allocations[ordinalOf(block, ip)];
+  if (index === null || index === undefined) return { state: 'free' };
+  const attribute = block.attributes[index];
+  if (attribute?.releasedAt !== undefined) return { state: 'cooldown', releasedAt: attribute.releasedAt };
+  const handleId = sanitizeHandle(attribute?.handleId);
+  return handleId === undefined ? { state: 'allocated' } : { state: 'allocated', handleId };
+}
+
+/**
+ * The allocation's attribute for GetAssignmentAttributes (spec/core.md §5.9): a copy with the handle
+ * sanitized and no `releasedAt`. Throws NotFoundError when unassigned, IPInCooldownError in cooldown.
+ */
+export function attributesFor(block: AllocationBlock, ip: string): AllocationAttribute {
+  const index = block.allocations[ordinalOf(block, ip)];
+  if (index === null || index === undefined) throw new NotFoundError(ip, `IP ${ip} is unassigned`);
+  const attribute = block.attributes[index];
+  if (attribute === undefined) throw new NotFoundError(ip, `IP ${ip} points at a missing attribute`);
+  if (attribute.releasedAt !== undefined) throw new IPInCooldownError(ip);
+  const out: AllocationAttribute = {};
+  const handleId = sanitizeHandle(attribute.handleId);
+  if (handleId !== undefined) out.handleId = handleId;
+  if (attribute.activeOwnerAttrs !== undefined) out.activeOwnerAttrs = { ...attribute.activeOwnerAttrs };
+  if (attribute.alternateOwnerAttrs !== undefined) out.alternateOwnerAttrs = { ...attribute.alternateOwnerAttrs };
+  return out;
+}
+
+/**
+ * The per-ordinal sequence number callers pass in `ReleaseOptions.sequenceNumber` for a race-free
+ * release; undefined when none is stored (a release then compares against 0).
+ */
+export function sequenceNumberFor(block: AllocationBlock, ip: string): bigint | undefined {
+  return block.sequenceNumberForAllocation[String(ordinalOf(block, ip))];
+}

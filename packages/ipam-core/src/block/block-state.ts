@@ -1,0 +1,107 @@
+import type { AllocationAttribute, AllocationBlock } from '@ipamkit/models';
+
+// Internal helpers shared by the block operations. Every public operation clones first and then
+// mutates only its private copy, so a block read from the datastore is never changed in place.
+
+/** Cuts a handle at the first `\r` (repairs data from the old host-local migration bug). */
+export function sanitizeHandle(handleId: string | undefined): string | undefined {
+  if (handleId === undefined) return undefined;
+  const cut = handleId.indexOf('\r');
+  return cut < 0 ? handleId : handleId.slice(0, cut);
+}
+
+function cloneAttribute(attribute: AllocationAttribute): AllocationAttribute {
+  const copy: AllocationAttribute = {};
+  if (attribute.handleId !== undefined) copy.handleId = attribute.handleId;
+  if (attribute.activeOwnerAttrs !== undefined) copy.activeOwnerAttrs = { ...attribute.activeOwnerAttrs };
+  if (attribute.alternateOwnerAttrs !== undefined) copy.alternateOwnerAttrs = { ...attribute.alternateOwnerAttrs };
+  if (attribute.releasedAt !== undefined) copy.releasedAt = attribute.releasedAt;
+  return copy;
+}
+
+/** A deep copy that shares nothing mutable with `block`. */
+export function cloneBlock(block: AllocationBlock): AllocationBlock {
+  const copy: AllocationBlock = {
+    cidr: block.cidr,
+    allocations: [...block.allocations],
+    unallocated: [...block.unallocated],
+    attributes: block.attributes.map(cloneAttribute),
+    sequenceNumber: block.sequenceNumber,
+    sequenceNumberForAllocation: { ...block.sequenceNumberForAllocation },
+    deleted: block.deleted,
+  };
+  if (block.affinity !== undefined) copy.affinity = { ...block.affinity };
+  if (block.affinityClaimTime !== undefined) copy.affinityClaimTime = block.affinityClaimTime;
+  return copy;
+}
+
+function isEmptyMap(map: Record<string, string> | undefined): boolean {
+  return map === undefined || Object.keys(map).length === 0;
+}
+
+/** Empty and absent owner maps are equal: the wire format drops empty maps (`omitempty`). */
+export function sameOwnerAttrs(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  if (isEmptyMap(a) || isEmptyMap(b)) return isEmptyMap(a) && isEmptyMap(b);
+  const aKeys = Object.keys(a ?? {});
+  if (aKeys.length !== Object.keys(b ?? {}).length) return false;
+  return aKeys.every((k) => Object.hasOwn(b ?? {}, k) && b?.[k] === a?.[k]);
+}
+
+/** Builds an attribute; an empty owner map is left out, as the wire format would. */
+export function makeAttribute(handleId: string | undefined, attrs: Record<string, string> | undefined): AllocationAttribute {
+  const attribute: AllocationAttribute = {};
+  if (handleId !== undefined) attribute.handleId = handleId;
+  if (!isEmptyMap(attrs)) attribute.activeOwnerAttrs = { ...attrs };
+  return attribute;
+}
+
+/**
+ * Index of an attribute equal to {handleId, attrs} with no alternate owner and no `releasedAt`,
+ * appending one if none exists (spec/core.md §5.4). Mutates `block` (a private clone).
+ */
+export function findOrAddAttribute(block: AllocationBlock, handleId: string | undefined, attrs: Record<string, string> | undefined): number {
+  const index = block.attributes.findIndex(
+    (a) =>
+      a.handleId === handleId &&
+      a.releasedAt === undefined &&
+      isEmptyMap(a.alternateOwnerAttrs) &&
+      sameOwnerAttrs(a.activeOwnerAttrs, attrs),
+  );
+  if (index >= 0) return index;
+  block.attributes.push(makeAttribute(handleId, attrs));
+  return block.attributes.length - 1;
+}
+
+/**
+ * Drops attributes no allocation points at and renumbers `allocations` (spec/core.md §5.8 step 3).
+ * Mutates `block` (a private clone); returns whether anything was dropped.
+ */
+export function compactAttributes(block: AllocationBlock): boolean {
+  const used = new Set<number>();
+  for (const index of block.allocations) if (index !== null) used.add(index);
+  if (used.size === block.attributes.length && [...used].every((i) => i < block.attributes.length)) return false;
+  const remap = new Map<number, number>();
+  const kept: AllocationAttribute[] = [];
+  block.attributes.forEach((attribute, index) => {
+    if (!used.has(index)) return;
+    remap.set(index, kept.length);
+    kept.push(attribute);
+  });
+  const dropped = kept.length !== block.attributes.length;
+  block.attributes = kept;
+  block.allocations = block.allocations.map((index) => (index === null ? null : (remap.get(index) ?? null)));
+  return dropped;
+}
+
+/** RFC 3339 in whole seconds, rounded down (the wire precision of affinityClaimTime). */
+export function formatWholeSeconds(date: Date): string {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * `releasedAt` rounded **up** to the next whole second: the stored value then never makes a
+ * cooldown shorter than asked (Calico truncates, which can shorten it by up to a second).
+ */
+export function formatReleasedAt(date: Date): string {
+  return new Date(Math.ceil(date.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}

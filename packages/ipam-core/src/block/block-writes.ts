@@ -1,0 +1,29 @@
+import type { AllocationBlock, BlockOwner } from '@ipamkit/models';
+import { cloneBlock, formatWholeSeconds } from './block-state.js';
+
+/**
+ * The `updateBlock` step of spec/core.md §2: every library write of an existing block first adds
+ * one to `sequenceNumber`. The pure operations never bump; the write path calls this once per
+ * `update` (not for `create`).
+ */
+export function bumpSequenceNumber(block: AllocationBlock): AllocationBlock {
+  const next = cloneBlock(block);
+  next.sequenceNumber = block.sequenceNumber + 1n;
+  return next;
+}
+
+/** Makes the block unaffine (releaseBlockAffinity on a non-empty block, spec/core.md §8.6 step 7). */
+export function clearAffinity(block: AllocationBlock): AllocationBlock {
+  const next = cloneBlock(block);
+  delete next.affinity;
+  delete next.affinityClaimTime;
+  return next;
+}
+
+/** Sets the block's affinity and claim time. */
+export function withAffinity(block: AllocationBlock, owner: BlockOwner, claimTime: Date): AllocationBlock {
+  const next = cloneBlock(block);
+  next.affinity = { ...owner };
+  next.affinityClaimTime = formatWholeSeconds(claimTime);
+  return next;
+}

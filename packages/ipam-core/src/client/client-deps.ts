@@ -1,0 +1,61 @@
+import {
+  type AllocationBlock,
+  type Datastore,
+  type DatastoreTx,
+  type IPAMConfig,
+  NotFoundError,
+  type Versioned,
+} from '@ipamkit/models';
+import { bumpSequenceNumber, garbageCollectCooldown } from '../block/index.js';
+import type { Clock } from './client-types.js';
+
+/** What every operation of the client needs; built once by createIpamClient. */
+export interface ClientDeps {
+  readonly ds: Datastore;
+  readonly clock: Clock;
+  readonly windowsHost: boolean;
+  /**
+   * Per (owner, family): the affine block CIDRs the last AutoAssign visited, in order. Lets the
+   * next AutoAssign read those blocks in its first wave (design/ipam-core.md, "Round trips").
+   * Only an optimisation: every read is validated against the stored affinities and blocks.
+   */
+  readonly affineHints: Map<string, string[]>;
+}
+
+/** The reads shared by a Datastore and a transaction view. */
+export type Reader = Pick<DatastoreTx, 'blocks' | 'affinities' | 'handles' | 'ipamConfig' | 'ipPools' | 'ipReservations' | 'nodes'>;
+
+/** `undefined` for a missing object; other errors propagate. */
+export async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Calico's blockFromBackend: the block as read, with the cooldown GC applied (spec/core.md §2).
+ * The stored object is never touched; `block` is a fresh value when anything changed.
+ */
+export function collectedBlock(stored: AllocationBlock, config: IPAMConfig, now: Date): { block: AllocationBlock; changed: boolean } {
+  const gc = garbageCollectCooldown(stored, { cooldownSeconds: config.ipCooldownSeconds, now });
+  return { block: gc.block, changed: gc.changed };
+}
+
+/** `next` as an update of `original`: sequence number bumped once, CAS on the revision read (spec/core.md §2 updateBlock). */
+export function asUpdate(original: Versioned<AllocationBlock>, next: AllocationBlock): Versioned<AllocationBlock> {
+  const bumped = bumpSequenceNumber(next);
+  return original.uid === undefined ? { ...bumped, revision: original.revision } : { ...bumped, revision: original.revision, uid: original.uid };
+}
+
+/** Strips revision/uid so a stored object can be handed to pure logic or `create`. */
+export function unversioned<T extends object>(value: Versioned<T>): T {
+  const { revision: _revision, uid: _uid, ...rest } = value;
+  return rest as unknown as T;
+}
+
+export function hintKey(type: string, host: string, version: number): string {
+  return `${type}:${host}:v${version}`;
+}

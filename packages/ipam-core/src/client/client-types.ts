@@ -1,0 +1,139 @@
+import type {
+  AffinityType,
+  AllocationAttribute,
+  AllocationBlock,
+  Datastore,
+  IntendedUse,
+  IPAMConfig,
+  IPVersion,
+  Namespace,
+} from '@ipamkit/models';
+import type {
+  HostReservedAttr,
+  OwnerAttributePreconditions,
+  OwnerAttributeUpdates,
+} from '../block/index.js';
+
+/** Injected time source; tests pass a fake to drive cooldowns and reclaim ages. */
+export interface Clock {
+  now(): Date;
+}
+
+export interface AutoAssignArgs {
+  num4?: number;
+  num6?: number;
+  handleId?: string;
+  attrs?: Record<string, string>;
+  /** Empty: the lower-cased OS host name, as Calico does. */
+  hostname: string;
+  ipv4Pools?: string[];
+  ipv6Pools?: string[];
+  maxBlocksPerHost?: number;
+  hostReservedAttrIPv4s?: HostReservedAttr;
+  hostReservedAttrIPv6s?: HostReservedAttr;
+  intendedUse: IntendedUse;
+  maxAllocToHandlePerIPVersion?: number;
+  namespace?: Namespace;
+}
+
+export interface IPAMAssignments {
+  /** Block-masked, e.g. `10.0.0.5/26` (the KubeVirt reuse path reports /32 or /128, as Calico does). */
+  ips: string[];
+  ipVersion: IPVersion;
+  numRequested: number;
+  /** De-duplicated reasons for a short result. */
+  msgs: string[];
+  hostReservedAttr?: HostReservedAttr;
+}
+
+export interface AssignIPArgs {
+  ip: string;
+  handleId?: string;
+  attrs?: Record<string, string>;
+  hostname: string;
+  hostReservedAttr?: HostReservedAttr;
+  /** Optional here; when set it must be allowed by the pool. */
+  intendedUse?: IntendedUse;
+  maxAllocToHandlePerIPVersion?: number;
+}
+
+export interface ReleaseOptions {
+  address: string;
+  handle?: string;
+  sequenceNumber?: bigint;
+}
+
+export interface AffinityConfig {
+  affinityType: AffinityType;
+  host: string;
+}
+
+export interface BlockArgs {
+  hostname: string;
+  ipv4Pools?: string[];
+  ipv6Pools?: string[];
+  hostReservedAttrIPv4s?: HostReservedAttr;
+  hostReservedAttrIPv6s?: HostReservedAttr;
+}
+
+/**
+ * What GetAssignmentAttributes returns: the api.md `AllocationAttribute` with both owner maps
+ * always present (empty when unset) and never `releasedAt` (cooldown addresses are an error there).
+ */
+export interface AssignmentAttributes extends AllocationAttribute {
+  handleId?: string;
+  activeOwnerAttrs: Record<string, string>;
+  alternateOwnerAttrs: Record<string, string>;
+}
+
+export interface BlockUtilization {
+  cidr: string;
+  capacity: bigint;
+  inUse: bigint;
+  reserved: bigint;
+  available: bigint;
+}
+
+export interface PoolUtilization {
+  name: string;
+  cidr: string;
+  capacity: bigint;
+  inUse: bigint;
+  reserved: bigint;
+  available: bigint;
+  blocks: BlockUtilization[];
+}
+
+export interface IpamClient {
+  autoAssign(args: AutoAssignArgs): Promise<{ ipv4?: IPAMAssignments; ipv6?: IPAMAssignments }>;
+  assignIP(args: AssignIPArgs): Promise<void>;
+  releaseIPs(opts: ReleaseOptions[]): Promise<{ unallocated: string[]; released: ReleaseOptions[] }>;
+  releaseByHandle(handleId: string): Promise<void>;
+  ipsByHandle(handleId: string): Promise<string[]>;
+  getAssignmentAttributes(ip: string): Promise<AssignmentAttributes>;
+  claimAffinity(cidr: string, affinity: AffinityConfig): Promise<{ claimed: string[]; failed: string[] }>;
+  releaseAffinity(cidr: string, host: string, mustBeEmpty: boolean): Promise<void>;
+  releaseHostAffinities(affinity: AffinityConfig, mustBeEmpty: boolean): Promise<void>;
+  releasePoolAffinities(poolCidr: string): Promise<void>;
+  releaseBlockAffinity(block: AllocationBlock, mustBeEmpty: boolean): Promise<void>;
+  removeIPAMHost(affinity: AffinityConfig): Promise<void>;
+  getIPAMConfig(): Promise<IPAMConfig>;
+  setIPAMConfig(cfg: IPAMConfig): Promise<void>;
+  getUtilization(args?: { pools?: string[] }): Promise<PoolUtilization[]>;
+  ensureBlock(args: BlockArgs): Promise<{ ipv4?: string; ipv6?: string }>;
+  upgradeHost(nodeName: string): Promise<void>;
+  garbageCollectColdIPs(blockCidr: string): Promise<void>;
+  setOwnerAttributes(
+    ip: string,
+    handleId: string,
+    updates: OwnerAttributeUpdates,
+    preconditions?: OwnerAttributePreconditions,
+  ): Promise<void>;
+}
+
+export interface CreateIpamClientOptions {
+  datastore: Datastore;
+  clock?: Clock;
+  /** Treat this process as a Windows host (strict affinity required, spec/core.md §15.1). Default: the runtime OS. */
+  windowsHost?: boolean;
+}

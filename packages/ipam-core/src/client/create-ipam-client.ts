@@ -1,0 +1,57 @@
+import { platform } from 'node:os';
+import {
+  claimAffinity,
+  releaseAffinity,
+  releaseBlockAffinity,
+  releaseHostAffinities,
+  releasePoolAffinities,
+  removeIPAMHost,
+} from './affinity-api.js';
+import { assignIP } from './assign-ip.js';
+import { autoAssign } from './auto-assign.js';
+import type { ClientDeps } from './client-deps.js';
+import type { Clock, CreateIpamClientOptions, IpamClient } from './client-types.js';
+import { ensureBlock } from './ensure-block.js';
+import { getUtilization } from './get-utilization.js';
+import { ipsByHandle } from './handle-queries.js';
+import { readIpamConfig, writeIpamConfig } from './ipam-config-ops.js';
+import { garbageCollectColdIPs, getAssignmentAttributes, setOwnerAttributes } from './owner-attributes.js';
+import { releaseByHandle } from './release-by-handle.js';
+import { releaseIPs } from './release-ips.js';
+import { upgradeHost } from './upgrade-host.js';
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * The IPAM client (spec/api.md). Stateless apart from read hints: every decision is re-validated
+ * against the datastore, and correctness rests on its compare-and-swap writes alone.
+ */
+export function createIpamClient(opts: CreateIpamClientOptions): IpamClient {
+  const deps: ClientDeps = {
+    ds: opts.datastore,
+    clock: opts.clock ?? systemClock,
+    windowsHost: opts.windowsHost ?? platform() === 'win32',
+    affineHints: new Map(),
+  };
+  return {
+    autoAssign: (args) => autoAssign(deps, args),
+    assignIP: (args) => assignIP(deps, args),
+    releaseIPs: (options) => releaseIPs(deps, options),
+    releaseByHandle: (handleId) => releaseByHandle(deps, handleId),
+    ipsByHandle: (handleId) => ipsByHandle(deps, handleId),
+    getAssignmentAttributes: (ip) => getAssignmentAttributes(deps, ip),
+    claimAffinity: (cidr, affinity) => claimAffinity(deps, cidr, affinity),
+    releaseAffinity: (cidr, host, mustBeEmpty) => releaseAffinity(deps, cidr, host, mustBeEmpty),
+    releaseHostAffinities: (affinity, mustBeEmpty) => releaseHostAffinities(deps, affinity, mustBeEmpty),
+    releasePoolAffinities: (poolCidr) => releasePoolAffinities(deps, poolCidr),
+    releaseBlockAffinity: (block, mustBeEmpty) => releaseBlockAffinity(deps, block, mustBeEmpty),
+    removeIPAMHost: (affinity) => removeIPAMHost(deps, affinity),
+    getIPAMConfig: () => readIpamConfig(deps.ds, deps.windowsHost),
+    setIPAMConfig: (cfg) => writeIpamConfig(deps.ds, cfg, deps.windowsHost),
+    getUtilization: (args) => getUtilization(deps, args),
+    ensureBlock: (args) => ensureBlock(deps, args),
+    upgradeHost: (nodeName) => upgradeHost(deps, nodeName),
+    garbageCollectColdIPs: (blockCidr) => garbageCollectColdIPs(deps, blockCidr),
+    setOwnerAttributes: (ip, handleId, updates, preconditions) => setOwnerAttributes(deps, ip, handleId, updates, preconditions),
+  };
+}

@@ -1,0 +1,96 @@
+import { type AllocationBlock, blockCidrFor, canonicalAddress, ConflictError, NotFoundError, ValidationError } from '@ipamkit/models';
+import {
+  attributesFor,
+  type OwnerAttributePreconditions,
+  type OwnerAttributeUpdates,
+  setOwnerAttributesInBlock,
+  validateOwnerAttributeUpdates,
+} from '../block/index.js';
+import { asUpdate, type ClientDeps, collectedBlock } from './client-deps.js';
+import type { AssignmentAttributes } from './client-types.js';
+import { readIpamConfig } from './ipam-config-ops.js';
+import { defaultedPools, enabledPools, poolContaining } from './pool-qualification.js';
+import { withCasRetry } from './with-cas-retry.js';
+
+function canonical(ip: string): string {
+  try {
+    return canonicalAddress(ip);
+  } catch (err) {
+    throw new ValidationError(`invalid IP address ${JSON.stringify(ip)}`, { cause: err });
+  }
+}
+
+async function blockCidrOf(deps: ClientDeps, ip: string, notInPool: () => Error): Promise<string> {
+  const pool = poolContaining(enabledPools(defaultedPools(await deps.ds.ipPools.list())), ip);
+  if (pool === undefined) throw notInPool();
+  return blockCidrFor(ip, pool.blockSize);
+}
+
+/**
+ * GetAssignmentAttributes (spec/core.md §14.1). Throws NotFoundError (no pool, no block,
+ * unassigned) or IPInCooldownError.
+ */
+export async function getAssignmentAttributes(deps: ClientDeps, rawIp: string): Promise<AssignmentAttributes> {
+  const ip = canonical(rawIp);
+  const [cidr, config] = await Promise.all([
+    blockCidrOf(deps, ip, () => new NotFoundError(ip, `No valid IPPool for ${ip}`)),
+    readIpamConfig(deps.ds, deps.windowsHost),
+  ]);
+  const stored = await deps.ds.blocks.get(cidr);
+  const attribute = attributesFor(collectedBlock(stored, config, deps.clock.now()).block, ip);
+  return {
+    ...(attribute.handleId === undefined ? {} : { handleId: attribute.handleId }),
+    activeOwnerAttrs: attribute.activeOwnerAttrs ?? {},
+    alternateOwnerAttrs: attribute.alternateOwnerAttrs ?? {},
+  };
+}
+
+/**
+ * SetOwnerAttributes (spec/core.md §14.3) as a CAS loop on the block. A failed precondition throws
+ * OwnerPreconditionError (stop-and-re-evaluate); only the named address changes, even when its
+ * attribute entry was shared (design/ipam-core.md).
+ */
+export async function setOwnerAttributes(
+  deps: ClientDeps,
+  rawIp: string,
+  handleId: string,
+  updates: OwnerAttributeUpdates,
+  preconditions?: OwnerAttributePreconditions,
+): Promise<void> {
+  validateOwnerAttributeUpdates(updates, preconditions);
+  const ip = canonical(rawIp);
+  const [cidr, config] = await Promise.all([
+    blockCidrOf(deps, ip, () => new ValidationError(`the provided IP address ${ip} is not in a configured pool`)),
+    readIpamConfig(deps.ds, deps.windowsHost),
+  ]);
+  await withCasRetry(
+    async () => {
+      const stored = await deps.ds.blocks.get(cidr);
+      const { block } = collectedBlock(stored, config, deps.clock.now());
+      const next: AllocationBlock = setOwnerAttributesInBlock(block, {
+        ip,
+        handleId,
+        updates,
+        ...(preconditions === undefined ? {} : { preconditions }),
+      }).block;
+      await deps.ds.blocks.update(asUpdate(stored, next));
+    },
+    { isRetryable: (err) => err instanceof ConflictError, operation: `set owner attributes of ${ip}` },
+  );
+}
+
+/**
+ * GarbageCollectColdIPs (spec/core.md §14.5): persist the cooldown GC of one block, which
+ * read-only paths compute and discard. A block that changed meanwhile is re-read and collected again.
+ */
+export async function garbageCollectColdIPs(deps: ClientDeps, blockCidr: string): Promise<void> {
+  const config = await readIpamConfig(deps.ds, deps.windowsHost);
+  await withCasRetry(
+    async () => {
+      const stored = await deps.ds.blocks.get(blockCidr);
+      const { block, changed } = collectedBlock(stored, config, deps.clock.now());
+      if (changed) await deps.ds.blocks.update(asUpdate(stored, block));
+    },
+    { isRetryable: (err) => err instanceof ConflictError, operation: `collect cold IPs in ${blockCidr}` },
+  );
+}

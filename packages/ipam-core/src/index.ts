@@ -1,0 +1,9 @@
+// The public API of @ipamkit/ipam-core (spec/api.md).
+
+// Pure block logic, reservations and utilization arithmetic.
+export * from './block/index.js';
+export * from './reservations/index.js';
+export * from './utilization/index.js';
+
+// The IPAM client.
+export * from './client/index.js';

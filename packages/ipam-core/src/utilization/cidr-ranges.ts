@@ -1,0 +1,104 @@
+import { type AddressFamily, type ParsedCidr } from '../block/ip-address.js';
+
+// The one set-arithmetic implementation behind reservation matching, NumReservedIPsInCIDR and
+// GetUtilization (spec/core.md §16). A set of addresses is a sorted list of disjoint, non-adjacent
+// half-open intervals per family, so overlapping and nested CIDRs need no special cases.
+
+/** Addresses [start, end) of one family. */
+export interface AddressRange {
+  version: AddressFamily;
+  start: bigint;
+  end: bigint;
+}
+
+/** A normalized set: sorted by (version, start), disjoint and non-adjacent. */
+export type RangeSet = readonly AddressRange[];
+
+export function rangeOfCidr(cidr: ParsedCidr): AddressRange {
+  return { version: cidr.version, start: cidr.base, end: cidr.base + cidr.size };
+}
+
+function compare(a: AddressRange, b: AddressRange): number {
+  if (a.version !== b.version) return a.version - b.version;
+  if (a.start === b.start) return 0;
+  return a.start < b.start ? -1 : 1;
+}
+
+/** Sorts and merges overlapping or touching ranges; empty ranges disappear. */
+export function normalizeRanges(ranges: readonly AddressRange[]): RangeSet {
+  const sorted = ranges.filter((r) => r.end > r.start).sort(compare);
+  const out: AddressRange[] = [];
+  for (const r of sorted) {
+    const last = out.at(-1);
+    if (last?.version === r.version && r.start <= last.end) {
+      if (r.end > last.end) out[out.length - 1] = { ...last, end: r.end };
+    } else {
+      out.push({ ...r });
+    }
+  }
+  return out;
+}
+
+export function unionRanges(a: RangeSet, b: RangeSet): RangeSet {
+  return normalizeRanges([...a, ...b]);
+}
+
+/** a ∩ b, both normalized. */
+export function intersectRanges(a: RangeSet, b: RangeSet): RangeSet {
+  const out: AddressRange[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x === undefined || y === undefined) break;
+    if (x.version !== y.version) {
+      if (x.version < y.version) i += 1;
+      else j += 1;
+      continue;
+    }
+    const start = x.start > y.start ? x.start : y.start;
+    const end = x.end < y.end ? x.end : y.end;
+    if (start < end) out.push({ version: x.version, start, end });
+    if (x.end < y.end) i += 1;
+    else j += 1;
+  }
+  return out;
+}
+
+/** a \ b, both normalized. */
+export function subtractRanges(a: RangeSet, b: RangeSet): RangeSet {
+  const out: AddressRange[] = [];
+  for (const x of a) {
+    let cursor = x.start;
+    for (const y of b) {
+      if (y.version !== x.version || y.end <= cursor) continue;
+      if (y.start >= x.end) break;
+      if (y.start > cursor) out.push({ version: x.version, start: cursor, end: y.start });
+      cursor = y.end;
+      if (cursor >= x.end) break;
+    }
+    if (cursor < x.end) out.push({ version: x.version, start: cursor, end: x.end });
+  }
+  return out;
+}
+
+/** Number of addresses in a normalized set. */
+export function rangesSize(set: RangeSet): bigint {
+  return set.reduce((sum, r) => sum + (r.end - r.start), 0n);
+}
+
+/** Whether `value` is in the normalized set (binary search). */
+export function rangesContain(set: RangeSet, version: AddressFamily, value: bigint): boolean {
+  let lo = 0;
+  let hi = set.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = set[mid];
+    if (r === undefined) return false;
+    if (r.version < version || (r.version === version && r.end <= value)) lo = mid + 1;
+    else if (r.version > version || r.start > value) hi = mid - 1;
+    else return true;
+  }
+  return false;
+}

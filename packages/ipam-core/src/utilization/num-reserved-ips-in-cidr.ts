@@ -1,0 +1,13 @@
+import type { IPReservation } from '@ipamkit/models';
+import { parseCidr } from '../block/ip-address.js';
+import { createReservationFilter } from '../reservations/reservation-filter.js';
+
+/**
+ * How many addresses of `cidr` are covered by the reservations (spec/core.md §16.3):
+ * |cidr| − |cidr \ ⋃reserved|, with overlapping and nested reservations counted once.
+ * Throws InvalidAddressError for a malformed `cidr`; malformed reservation entries are skipped.
+ */
+export function numReservedIPsInCIDR(cidr: string, reservations: readonly IPReservation[]): bigint {
+  parseCidr(cidr);
+  return createReservationFilter(reservations).countIn(cidr);
+}

@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
+import { describe, expect, it } from 'vitest';
+import {
+  InvalidAddressError,
+  blockCidrForAddress,
+  canonicalCidr,
+  formatAddress,
+  parseAddress,
+  parseCidr,
+} from '../../src/block/index.js';
+
+describe('parseAddress / formatAddress', () => {
+  it.each([
+    ['10.0.0.5', 4, 0x0a000005n, '10.0.0.5'],
+    ['0.0.0.0', 4, 0n, '0.0.0.0'],
+    ['255.255.255.255', 4, 0xffffffffn, '255.255.255.255'],
+    ['fd00::', 6, 0xfd00n << 112n, 'fd00::'],
+    ['FD00:0:0:0:0:0:0:1', 6, (0xfd00n << 112n) | 1n, 'fd00::1'],
+    ['2001:db8:0:1:0:0:0:40', 6, 0x20010db8000000010000000000000040n, '2001:db8:0:1::40'],
+    ['2001:db8:0:0:1:0:0:1', 6, 0x20010db8000000000001000000000001n, '2001:db8::1:0:0:1'],
+    ['::', 6, 0n, '::'],
+    ['::ffff:10.0.0.1', 4, 0x0a000001n, '10.0.0.1'], // IPv4-mapped is unmapped (spec/datastore.md §2.1),
+  ] as const)('parses %s and prints it canonically', (text, version, value, canonical) => {
+    expect(parseAddress(text)).toEqual({ version, value });
+    expect(formatAddress(version, value)).toBe(canonical);
+  });
+
+  it.each(['', '10.0.0', '10.0.0.256', '010.0.0.1', '1:2:3:4:5:6:7:8:9', 'fd00::1::2', 'gg::1', '10.0.0.1/32'])(
+    'rejects %j with InvalidAddressError',
+    (text) => {
+      expect(() => parseAddress(text)).toThrow(InvalidAddressError);
+    },
+  );
+
+  it('prints every IPv6 value exactly as ipaddr.js prints RFC 5952 text', () => {
+    const group = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 0xffff }));
+    fc.assert(
+      fc.property(fc.array(group, { minLength: 8, maxLength: 8 }), (groups) => {
+        const value = groups.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
+        const text = formatAddress(6, value);
+        expect(text).toBe(ipaddr.IPv6.parse(groups.map((g) => g.toString(16)).join(':')).toRFC5952String());
+        expect(parseAddress(text)).toEqual({ version: 6, value });
+      }),
+    );
+  });
+});
+
+describe('parseCidr', () => {
+  it.each([
+    ['10.0.0.77/26', '10.0.0.64/26', 64n],
+    ['fd00::1:5/122', 'fd00::1:0/122', 64n],
+    ['10.1.2.3/32', '10.1.2.3/32', 1n],
+    ['0.0.0.0/0', '0.0.0.0/0', 1n << 32n],
+  ])('masks %s to %s', (text, canonical, size) => {
+    expect(canonicalCidr(text)).toBe(canonical);
+    expect(parseCidr(text).size).toBe(size);
+  });
+
+  it('accepts a bare address only when asked, as a single-address CIDR', () => {
+    expect(() => parseCidr('10.0.0.1')).toThrow(InvalidAddressError);
+    expect(canonicalCidr('10.0.0.1/32')).toBe('10.0.0.1/32');
+    expect(parseCidr('fd00::1', true)).toEqual({ version: 6, base: (0xfd00n << 112n) | 1n, prefixLength: 128, size: 1n });
+  });
+
+  it.each(['10.0.0.0/33', 'fd00::/129', '10.0.0.0/', '10.0.0.0/x', 'nonsense/24'])('rejects %j', (text) => {
+    expect(() => parseCidr(text)).toThrow(InvalidAddressError);
+  });
+
+  it('finds the block of an address for a block size', () => {
+    expect(blockCidrForAddress('10.0.0.200', 26)).toBe('10.0.0.192/26');
+    expect(blockCidrForAddress('fd00::1:ff', 122)).toBe('fd00::1:c0/122');
+    expect(() => blockCidrForAddress('10.0.0.1', 40)).toThrow(InvalidAddressError);
+  });
+});

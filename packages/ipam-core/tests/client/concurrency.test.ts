@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createDatastore } from '@ipamkit/ipam-datastore';
+import type { Datastore } from '@ipamkit/models';
+import { startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
+import { build } from 'tsup';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertConsistent } from './fixtures.js';
+
+// 8 processes × 500 cycles by default (issue 3); CI may shrink it with these variables.
+const PROCESSES = Number(process.env.IPAM_HAMMER_PROCESSES ?? 8);
+const CYCLES = Number(process.env.IPAM_HAMMER_CYCLES ?? 500);
+const HOSTS = 4;
+
+const here = dirname(fileURLToPath(import.meta.url));
+let dir = '';
+let bundleDir = '';
+let etcd: EtcdHandle | undefined;
+let corePath = '';
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ipam-core-hammer-'));
+  // Inside the package so the bundle resolves @ipamkit/* (and their one shared models instance)
+  // through the workspace's node_modules; removed afterwards.
+  bundleDir = mkdtempSync(join(here, '../../.hammer-'));
+  // The package's own dist may be stale while testing; bundle the current source for the workers.
+  await build({
+    entry: { core: join(here, '../../src/index.ts') },
+    outDir: bundleDir,
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    dts: false,
+    silent: true,
+    external: [/^@ipamkit\//],
+  });
+  corePath = pathToFileURL(join(bundleDir, 'core.js')).href;
+  etcd = await startEtcd();
+}, 120_000);
+
+afterAll(async () => {
+  await etcd?.stop();
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(bundleDir, { recursive: true, force: true });
+});
+
+interface WorkerResult {
+  kept: Record<string, string>;
+  shortResults: number;
+}
+
+function runWorker(env: Record<string, string>): Promise<WorkerResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(here, 'hammer-worker.mjs')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 280_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) reject(new Error(`worker ${env.HAMMER_WORKER} exited ${code}: ${err}`));
+      else resolve(JSON.parse(out.trim()) as WorkerResult);
+    });
+  });
+}
+
+interface Target {
+  readonly name: string;
+  open(): Promise<Datastore>;
+  readonly workerEnv: () => Record<string, string>;
+}
+
+const etcdPrefix = `/hammer-${process.pid}`;
+const TARGETS: Target[] = [
+  {
+    name: 'SQLite',
+    open: () => createDatastore({ type: 'sqlite', path: join(dir, 'ipam.db') }),
+    workerEnv: () => ({ HAMMER_DB: join(dir, 'ipam.db') }),
+  },
+  {
+    name: 'etcd',
+    open: () => createDatastore({ type: 'etcd', endpoints: [etcd!.endpoint], prefix: etcdPrefix }),
+    workerEnv: () => ({ HAMMER_ETCD: etcd!.endpoint, HAMMER_PREFIX: etcdPrefix }),
+  },
+];
+
+describe.each(TARGETS)('concurrent AutoAssign and release across processes on $name', (target) => {
+  it(`allocates no address twice and keeps handles equal to blocks (${PROCESSES} processes × ${CYCLES} cycles, ${HOSTS} hosts)`, async () => {
+    const setup = await target.open();
+    await setup.ipPools.create({ name: 'pool', cidr: '10.0.0.0/16', blockSize: 26 });
+    for (let h = 0; h < HOSTS; h += 1) await setup.nodes.create({ name: `host-${h}` });
+    await setup.close();
+
+    const results = await Promise.all(
+      Array.from({ length: PROCESSES }, (_, w) =>
+        runWorker({ ...target.workerEnv(), HAMMER_CORE: corePath, HAMMER_HOST: `host-${w % HOSTS}`, HAMMER_WORKER: String(w), HAMMER_CYCLES: String(CYCLES) }),
+      ),
+    );
+
+    const ds = await target.open();
+    try {
+      const kept = results.flatMap((r) => Object.entries(r.kept));
+      expect(results.map((r) => r.shortResults)).toEqual(new Array<number>(PROCESSES).fill(0));
+      expect(kept).toHaveLength(PROCESSES * Math.floor(CYCLES / 4));
+      expect(new Set(kept.map(([, ip]) => ip)).size).toBe(kept.length);
+      expect(await assertConsistent(ds)).toEqual({ allocated: kept.length, handles: kept.length });
+      for (const [handleId, ip] of kept.slice(0, 20)) {
+        expect((await ds.handles.get(handleId)).block).toEqual({ [`${ip.replace(/\.\d+$/, '.')}${String(Number(ip.split('.')[3]) & ~63)}/26`]: 1 });
+      }
+    } finally {
+      await ds.close();
+    }
+  }, 300_000);
+});

@@ -1,0 +1,104 @@
+import { createDatastore } from '@ipamkit/ipam-datastore';
+import type { Datastore } from '@ipamkit/models';
+import { describe, expect, it } from 'vitest';
+import { countingDatastore, type CountingDatastoreOptions, createIpamClient } from '../../src/index.js';
+import { assertConsistent, BACKENDS, FakeClock, useBackends } from './fixtures.js';
+
+useBackends();
+
+async function seeded(ds: Datastore): Promise<void> {
+  await ds.ipPools.create({ name: 'default-ipv4', cidr: '10.0.0.0/24', blockSize: 26 });
+  await ds.nodes.create({ name: 'node-a' });
+}
+
+/** Round trips of one AutoAssign of one IP into an existing affine block (the steady state). */
+async function steadyStateCount(inner: Datastore, options: CountingDatastoreOptions = {}) {
+  await seeded(inner);
+  const counting = countingDatastore(inner, options);
+  const ipam = createIpamClient({ datastore: counting.datastore, clock: new FakeClock(), windowsHost: false });
+  // The first call claims the block (the cold path); the second is the one measured.
+  await ipam.autoAssign({ num4: 1, hostname: 'node-a', handleId: 'warm-up', intendedUse: 'Workload' });
+  counting.reset();
+  const { ipv4 } = await ipam.autoAssign({ num4: 1, hostname: 'node-a', handleId: 'measured', intendedUse: 'Workload' });
+  // The second address of the block claimed by the warm-up call.
+  expect(ipv4?.ips[0]).toMatch(/^10\.0\.0\.(1|65|129|193)\/26$/);
+  const counts = counting.counts();
+  expect(await assertConsistent(inner)).toEqual({ allocated: 2, handles: 2 });
+  await inner.close();
+  return counts;
+}
+
+describe('countingDatastore', () => {
+  it('counts calls started together as one wave and sequential calls as separate waves', async () => {
+    const counting = countingDatastore(await createDatastore({ type: 'memory' }));
+    const ds = counting.datastore;
+    await Promise.all([ds.ipPools.list(), ds.nodes.list(), ds.blocks.list()]);
+    await ds.handles.list();
+    expect(counting.counts()).toEqual({ waves: 2, calls: 4, transactions: 0 });
+  });
+
+  it('counts a transaction as one wave on SQLite and memory', async () => {
+    const counting = countingDatastore(await createDatastore({ type: 'memory' }));
+    const transact = counting.datastore.transact;
+    expect(transact).toBeDefined();
+    await transact?.(async (tx) => {
+      await tx.ipPools.list();
+      await tx.blocks.list();
+    });
+    expect(counting.counts()).toEqual({ waves: 1, calls: 3, transactions: 1 });
+  });
+
+  it('counts an etcd transaction as its read waves plus the commit', async () => {
+    const counting = countingDatastore(await createDatastore({ type: 'memory' }), { asKind: 'etcd' });
+    await counting.datastore.transact?.(async (tx) => {
+      await Promise.all([tx.ipPools.list(), tx.blocks.list()]);
+      await tx.handles.get('x').catch(() => undefined);
+    });
+    expect(counting.counts()).toEqual({ waves: 3, calls: 4, transactions: 1 });
+  });
+
+  it('hides transact and reports the kind asked for', async () => {
+    const counting = countingDatastore(await createDatastore({ type: 'memory' }), { asKind: 'kubernetes', withoutTransact: true });
+    expect(counting.datastore.kind).toBe('kubernetes');
+    expect(counting.datastore.transact).toBeUndefined();
+  });
+});
+
+describe('round trips of a steady-state AutoAssign', () => {
+  it('is one transaction on SQLite', async () => {
+    const counts = await steadyStateCount(await BACKENDS.find((b) => b.name === 'sqlite')!.create());
+    expect(counts.transactions).toBe(1);
+    expect(counts.waves).toBe(1);
+  });
+
+  it('is at most two round trips on etcd (memory backend counted as etcd)', async () => {
+    const counts = await steadyStateCount(await createDatastore({ type: 'memory' }), { asKind: 'etcd' });
+    expect(counts.transactions).toBe(1);
+    expect(counts.waves).toBe(2);
+  });
+
+  it('is at most two round trips on a real etcd', async () => {
+    const counts = await steadyStateCount(await BACKENDS.find((b) => b.name === 'etcd')!.create());
+    expect(counts.transactions).toBe(1);
+    expect(counts.waves).toBe(2);
+  });
+
+  it('is at most four round trips without transactions (Kubernetes)', async () => {
+    const counts = await steadyStateCount(await createDatastore({ type: 'memory' }), { asKind: 'kubernetes', withoutTransact: true });
+    expect(counts.transactions).toBe(0);
+    expect(counts.waves).toBeLessThanOrEqual(4);
+    expect(counts.waves).toBe(3);
+  });
+
+  it('costs one more wave for a client that has not seen the host yet (cold read hints)', async () => {
+    const inner = await createDatastore({ type: 'memory' });
+    await seeded(inner);
+    const warm = createIpamClient({ datastore: inner, clock: new FakeClock(), windowsHost: false });
+    await warm.autoAssign({ num4: 1, hostname: 'node-a', intendedUse: 'Workload' });
+    const counting = countingDatastore(inner, { asKind: 'etcd' });
+    const cold = createIpamClient({ datastore: counting.datastore, clock: new FakeClock(), windowsHost: false });
+    await cold.autoAssign({ num4: 1, hostname: 'node-a', handleId: 'c', intendedUse: 'Workload' });
+    expect(counting.counts()).toMatchObject({ waves: 3, transactions: 1 });
+    await inner.close();
+  });
+});

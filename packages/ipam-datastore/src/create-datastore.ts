@@ -1,0 +1,78 @@
+import type { Datastore } from '@ipamkit/models';
+import { DatastoreConfigError } from './errors.js';
+
+export type DatastoreConfig =
+  | { type: 'memory' }
+  | { type: 'sqlite'; path: string }
+  | { type: 'etcd'; endpoints: string[]; prefix?: string }
+  | { type: 'kubernetes'; kubeconfig?: string; apiGroup?: 'crd.projectcalico.org/v1' | 'projectcalico.org/v3' };
+
+type BackendFactory = (config: DatastoreConfig) => Datastore | Promise<Datastore>;
+
+/** The named factory of a lazily loaded backend module, or a clear error if this build lacks it. */
+function backendFactory(module: object, name: string): BackendFactory {
+  const factory: unknown = (module as Record<string, unknown>)[name];
+  if (typeof factory !== 'function') throw new DatastoreConfigError(`this build of @ipamkit/ipam-datastore has no ${name}`);
+  return factory as BackendFactory;
+}
+
+/**
+ * Opens the configured backend. Each backend sits behind its own subpath and is imported only
+ * here, on demand, so that a CNI invocation on SQLite never loads the etcd or Kubernetes clients.
+ * Backends never retry conflicts; callers wrap read-modify-write in the core's `withCasRetry`.
+ */
+export async function createDatastore(config: DatastoreConfig): Promise<Datastore> {
+  switch (config.type) {
+    case 'memory': {
+      const { createMemoryDatastore } = await import('./memory/index.js');
+      return createMemoryDatastore();
+    }
+    case 'sqlite': {
+      if (config.path === '') throw new DatastoreConfigError('sqlite datastore needs a file path');
+      const { createSqliteDatastore } = await import('./sqlite/index.js');
+      return createSqliteDatastore({ path: config.path });
+    }
+    case 'etcd': {
+      if (config.endpoints.length === 0) throw new DatastoreConfigError('etcd datastore needs at least one endpoint');
+      const factory = backendFactory(await import('./etcd/index.js'), 'createEtcdDatastore');
+      return factory(config);
+    }
+    case 'kubernetes': {
+      const factory = backendFactory(await import('./kubernetes/index.js'), 'createKubernetesDatastore');
+      return factory(config);
+    }
+    default:
+      throw new DatastoreConfigError(`unknown datastore type ${JSON.stringify((config as { type?: unknown }).type)}`);
+  }
+}
+
+/** The config named by `DATASTORE_TYPE` and its companions (spec/api.md); pure, for testing. */
+export function datastoreConfigFromEnv(env: NodeJS.ProcessEnv): DatastoreConfig {
+  const type = env['DATASTORE_TYPE'] ?? '';
+  switch (type) {
+    case 'memory':
+      return { type: 'memory' };
+    case 'sqlite': {
+      const path = env['IPAMKIT_SQLITE_PATH'] ?? '';
+      if (path === '') throw new DatastoreConfigError('DATASTORE_TYPE=sqlite needs IPAMKIT_SQLITE_PATH');
+      return { type: 'sqlite', path };
+    }
+    case 'etcdv3': {
+      const endpoints = (env['ETCD_ENDPOINTS'] ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+      if (endpoints.length === 0) throw new DatastoreConfigError('DATASTORE_TYPE=etcdv3 needs ETCD_ENDPOINTS');
+      return { type: 'etcd', endpoints };
+    }
+    case 'kubernetes': {
+      const kubeconfig = env['KUBECONFIG'] ?? '';
+      return kubeconfig === '' ? { type: 'kubernetes' } : { type: 'kubernetes', kubeconfig };
+    }
+    default:
+      throw new DatastoreConfigError(
+        `DATASTORE_TYPE must be one of memory, sqlite, etcdv3, kubernetes; got ${JSON.stringify(type)}`,
+      );
+  }
+}
+
+export async function datastoreFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<Datastore> {
+  return createDatastore(datastoreConfigFromEnv(env));
+}

@@ -1,0 +1,68 @@
+import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError } from '@ipamkit/models';
+import { isSoftDeleted, KINDS, type KindName, type RowFilter } from './kinds.js';
+import type { RowEngine, StoredRow } from './row-engine.js';
+
+// The compare-and-swap rules of spec/datastore.md §10, written once for every row engine. Each
+// function runs inside an engine write (or read) and throws the models' errors.
+
+const identifier = (kind: KindName, key: string): string => `${kind} ${key}`;
+
+export function parseRevision(kind: KindName, key: string, revision: string): bigint {
+  if (!/^\d{1,20}$/.test(revision)) {
+    throw new ValidationError(`invalid revision ${JSON.stringify(revision)} for ${identifier(kind, key)}: expected a decimal revision`);
+  }
+  return BigInt(revision);
+}
+
+/** A live row or NotFoundError: soft-deleted rows do not exist for readers. */
+export function getLive(engine: RowEngine, kind: KindName, key: string): StoredRow {
+  const row = engine.getRow(kind, key);
+  if (row === undefined || isSoftDeleted(kind, row.value)) throw new NotFoundError(identifier(kind, key));
+  return row;
+}
+
+export function listLive(engine: RowEngine, kind: KindName, filter: RowFilter = {}): StoredRow[] {
+  return engine.listRows(kind, filter);
+}
+
+/** Creates `value`; a soft-deleted row under the same key is replaced, as if its delete had finished. */
+export function createRow(engine: RowEngine, kind: KindName, value: Record<string, unknown>): StoredRow {
+  const key = KINDS[kind].keyOf(value);
+  const existing = engine.getRow(kind, key);
+  if (existing !== undefined && !isSoftDeleted(kind, existing.value)) throw new AlreadyExistsError(identifier(kind, key));
+  const row = { key, revision: engine.bumpRevision(), value };
+  engine.putRow(kind, row);
+  if (!isSoftDeleted(kind, value)) {
+    engine.appendChange({ revision: row.revision, kind, key, type: 'added', value, valueRevision: row.revision });
+  }
+  return row;
+}
+
+/**
+ * CAS update at `revision`. Writing `deleted: true` is a soft delete: the row stays but every
+ * reader hides it and watchers see `deleted`.
+ */
+export function updateRow(engine: RowEngine, kind: KindName, value: Record<string, unknown>, revision: string): StoredRow {
+  const key = KINDS[kind].keyOf(value);
+  const expected = parseRevision(kind, key, revision);
+  const existing = getLive(engine, kind, key);
+  if (existing.revision !== expected) throw new ConflictError(identifier(kind, key));
+  const row = { key, revision: engine.bumpRevision(), value };
+  engine.putRow(kind, row);
+  engine.appendChange(
+    isSoftDeleted(kind, value)
+      ? { revision: row.revision, kind, key, type: 'deleted', value: existing.value, valueRevision: existing.revision }
+      : { revision: row.revision, kind, key, type: 'modified', value, valueRevision: row.revision },
+  );
+  return row;
+}
+
+/** Compare-and-delete at `revision`; unconditional when it is absent. */
+export function deleteRow(engine: RowEngine, kind: KindName, key: string, revision?: string): void {
+  const expected = revision === undefined ? undefined : parseRevision(kind, key, revision);
+  const existing = getLive(engine, kind, key);
+  if (expected !== undefined && existing.revision !== expected) throw new ConflictError(identifier(kind, key));
+  engine.removeRow(kind, key);
+  const at = engine.bumpRevision();
+  engine.appendChange({ revision: at, kind, key, type: 'deleted', value: existing.value, valueRevision: existing.revision });
+}

@@ -1,0 +1,118 @@
+import type {
+  AffinityKey,
+  AffinityStore,
+  AllocationBlock,
+  BlockAffinity,
+  BlockStore,
+  HandleStore,
+  IPAMConfig,
+  IPAMHandle,
+  IpamConfigStore,
+  ResourceStore,
+  Versioned,
+} from '@ipamkit/models';
+import { createRow, deleteRow, getLive, listLive, updateRow } from './cas-ops.js';
+import { affinityRowKey, type KindName, type RowFilter } from './kinds.js';
+import type { EngineRunner } from './engine-runner.js';
+import type { StoredRow } from './row-engine.js';
+import { storableValue } from './validate-value.js';
+import { watchKind } from './watch-stream.js';
+
+export function versioned<T>(row: StoredRow): Versioned<T> {
+  return { ...row.value, revision: String(row.revision) } as unknown as Versioned<T>;
+}
+
+/** The read half shared by the stores and the transaction view. */
+export interface KindReader<T> {
+  get(key: string): Versioned<T>;
+  list(filter?: RowFilter): Versioned<T>[];
+}
+
+export function kindReader<T>(runner: EngineRunner, kind: KindName): KindReader<T> {
+  return {
+    get: (key) => versioned<T>(getLive(runner.engine, kind, key)),
+    list: (filter = {}) => listLive(runner.engine, kind, filter).map((r) => versioned<T>(r)),
+  };
+}
+
+/** Create / get / list / update / delete / watch for one kind, keyed by `keyOf`. */
+function kindStore<T extends object>(runner: EngineRunner, kind: KindName) {
+  const reader = kindReader<T>(runner, kind);
+  const revisionOf = (v: unknown): string => {
+    const rev = (v as { revision?: unknown }).revision;
+    return typeof rev === 'string' ? rev : '';
+  };
+  return {
+    get: (key: string) => runner.read(() => reader.get(key)),
+    list: (filter?: RowFilter) => runner.read(() => reader.list(filter)),
+    listWithRevision: () => runner.read(() => ({ items: reader.list(), revision: String(runner.engine.currentRevision()) })),
+    watch: (options?: Parameters<typeof watchKind>[2]) => watchKind<T>(runner, kind, options),
+    // Validated before the write starts, so bad input never opens a transaction.
+    create: async (obj: T) => {
+      const value = storableValue(kind, obj);
+      return await runner.write(() => versioned<T>(createRow(runner.engine, kind, value)));
+    },
+    update: async (obj: Versioned<T>) => {
+      const value = storableValue(kind, obj);
+      return await runner.write(() => versioned<T>(updateRow(runner.engine, kind, value, revisionOf(obj))));
+    },
+    deleteKey: (key: string, revision?: string) => runner.write(() => deleteRow(runner.engine, kind, key, revision)),
+  };
+}
+
+export function resourceStore<T extends { name: string }>(runner: EngineRunner, kind: KindName): ResourceStore<T> {
+  const s = kindStore<T>(runner, kind);
+  return {
+    get: s.get,
+    list: () => s.list(),
+    listWithRevision: s.listWithRevision,
+    watch: s.watch,
+    create: s.create,
+    update: s.update,
+    delete: (name, revision) => s.deleteKey(name, revision),
+  };
+}
+
+export function blockStore(runner: EngineRunner): BlockStore {
+  const s = kindStore<AllocationBlock>(runner, 'block');
+  return {
+    ...s,
+    list: (options = {}) => s.list(options.ipVersion === undefined ? {} : { ipVersion: options.ipVersion }),
+    delete: (block) => s.deleteKey(block.cidr, block.revision),
+  };
+}
+
+export function affinityFilter(options: { host?: string; type?: string; ipVersion?: 4 | 6 }): RowFilter {
+  return {
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.type === undefined ? {} : { type: options.type }),
+    ...(options.ipVersion === undefined ? {} : { ipVersion: options.ipVersion }),
+  };
+}
+
+export const affinityKeyOf = (k: AffinityKey): string => affinityRowKey(k.type, k.host, k.cidr);
+
+export function affinityStore(runner: EngineRunner): AffinityStore {
+  const s = kindStore<BlockAffinity>(runner, 'affinity');
+  return {
+    ...s,
+    get: (key) => s.get(affinityKeyOf(key)),
+    list: (options = {}) => s.list(affinityFilter(options)),
+    delete: (a) => s.deleteKey(affinityKeyOf(a), a.revision),
+  };
+}
+
+export function handleStore(runner: EngineRunner): HandleStore {
+  const s = kindStore<IPAMHandle>(runner, 'handle');
+  return { ...s, list: () => s.list(), delete: (h) => s.deleteKey(h.handleId, h.revision) };
+}
+
+export function ipamConfigStore(runner: EngineRunner): IpamConfigStore {
+  const s = kindStore<IPAMConfig>(runner, 'ipamConfig');
+  return {
+    get: () => s.get('default'),
+    create: s.create,
+    update: s.update,
+    delete: (revision) => s.deleteKey('default', revision),
+  };
+}

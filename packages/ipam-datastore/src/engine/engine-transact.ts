@@ -1,0 +1,89 @@
+import type {
+  AllocationBlock,
+  BlockAffinity,
+  DatastoreTx,
+  IPAMConfig,
+  IPAMHandle,
+  IPPool,
+  IPReservation,
+  Node,
+  TxWrite,
+} from '@ipamkit/models';
+import { createRow, deleteRow, updateRow } from './cas-ops.js';
+import type { EngineRunner } from './engine-runner.js';
+import { affinityFilter, affinityKeyOf, kindReader } from './engine-stores.js';
+import { KINDS, type KindName } from './kinds.js';
+import { storableValue } from './validate-value.js';
+
+const KIND_OF: Record<TxWrite['kind'], KindName> = { block: 'block', affinity: 'affinity', handle: 'handle' };
+
+/** Checked when the body buffers it, so a malformed write fails the body, not the commit. */
+interface PreparedWrite {
+  readonly op: TxWrite['op'];
+  readonly kind: KindName;
+  readonly value: Record<string, unknown>;
+  readonly revision: string;
+}
+
+function prepare(write: TxWrite): PreparedWrite {
+  const kind = KIND_OF[write.kind];
+  const value = storableValue(kind, write.value);
+  const revision = 'revision' in write.value ? write.value.revision : '';
+  return { op: write.op, kind, value, revision };
+}
+
+function apply(runner: EngineRunner, w: PreparedWrite): void {
+  if (w.op === 'create') createRow(runner.engine, w.kind, w.value);
+  else if (w.op === 'update') updateRow(runner.engine, w.kind, w.value, w.revision);
+  else deleteRow(runner.engine, w.kind, KINDS[w.kind].keyOf(w.value), w.revision);
+}
+
+/**
+ * Runs `body` inside one write transaction (SQLite: one BEGIN IMMEDIATE … COMMIT) while holding
+ * the process mutex; reads see that transaction's state, writes are buffered and applied in order
+ * at the end, and any failure rolls all of them back.
+ */
+export function engineTransact<R>(runner: EngineRunner, body: (tx: DatastoreTx) => Promise<R>): Promise<R> {
+  return runner.exclusive(async () => {
+    const writes: PreparedWrite[] = [];
+    const blocks = kindReader<AllocationBlock>(runner, 'block');
+    const affinities = kindReader<BlockAffinity>(runner, 'affinity');
+    const handles = kindReader<IPAMHandle>(runner, 'handle');
+    const config = kindReader<IPAMConfig>(runner, 'ipamConfig');
+    const pools = kindReader<IPPool>(runner, 'ipPool');
+    const reservations = kindReader<IPReservation>(runner, 'ipReservation');
+    const nodes = kindReader<Node>(runner, 'node');
+    const read = <T>(fn: () => T): Promise<T> => new Promise((resolve) => resolve(runner.guard(fn)));
+    let open = true;
+    const tx: DatastoreTx = {
+      blocks: {
+        get: (cidr) => read(() => blocks.get(cidr)),
+        list: (o = {}) => read(() => blocks.list(o.ipVersion === undefined ? {} : { ipVersion: o.ipVersion })),
+      },
+      affinities: { get: (k) => read(() => affinities.get(affinityKeyOf(k))), list: (o = {}) => read(() => affinities.list(affinityFilter(o))) },
+      handles: { get: (id) => read(() => handles.get(id)) },
+      ipamConfig: { get: () => read(() => config.get('default')) },
+      ipPools: { list: () => read(() => pools.list()) },
+      ipReservations: { list: () => read(() => reservations.list()) },
+      nodes: { get: (name) => read(() => nodes.get(name)) },
+      write: (w) => {
+        if (!open) throw new Error('transaction already finished: write() called after the body returned');
+        writes.push(prepare(w));
+      },
+    };
+    runner.guard(() => runner.engine.beginWrite());
+    try {
+      const result = await body(tx);
+      open = false;
+      runner.guard(() => {
+        for (const w of writes) apply(runner, w);
+      });
+      runner.guard(() => runner.engine.commit());
+      return result;
+    } catch (err) {
+      open = false;
+      runner.guard(() => runner.engine.rollback());
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,55 @@
+import type { KindName, RowFilter } from './kinds.js';
+
+/** A stored object: the model value without revision or uid, and the revision it was written at. */
+export interface StoredRow {
+  readonly key: string;
+  readonly revision: bigint;
+  readonly value: Record<string, unknown>;
+}
+
+/** One entry of the change log that watches replay. */
+export interface ChangeRecord {
+  readonly revision: bigint;
+  readonly kind: KindName;
+  readonly key: string;
+  readonly type: 'added' | 'modified' | 'deleted';
+  /** The new value, or for `deleted` the last live value. */
+  readonly value: Record<string, unknown>;
+  /** The revision `value` was written at. */
+  readonly valueRevision: bigint;
+}
+
+/**
+ * The storage primitive under the memory and SQLite backends: rows, one global revision counter
+ * and a change log, with synchronous calls. `engine-datastore.ts` builds the `Datastore`
+ * semantics (CAS, soft delete, watch, transact) on top of it once for both backends.
+ *
+ * Calls happen between `beginRead`/`endRead` or `beginWrite`/`commit`|`rollback`, never nested.
+ * Returned values are fresh copies the caller may keep.
+ */
+export interface RowEngine {
+  beginRead(): void;
+  endRead(): void;
+  beginWrite(): void;
+  commit(): void;
+  rollback(): void;
+  /** The row under `key`, soft-deleted or not. */
+  getRow(kind: KindName, key: string): StoredRow | undefined;
+  /** Live (not soft-deleted) rows matching `filter`, in key order. */
+  listRows(kind: KindName, filter: RowFilter): StoredRow[];
+  putRow(kind: KindName, row: StoredRow): void;
+  removeRow(kind: KindName, key: string): void;
+  /** Advances the global revision and returns the new value (inside a write). */
+  bumpRevision(): bigint;
+  currentRevision(): bigint;
+  appendChange(change: ChangeRecord): void;
+  /** Changes of `kind` with revision > `after`, oldest first, at most `limit`. */
+  changesSince(kind: KindName, after: bigint, limit: number): ChangeRecord[];
+  /** Changes at or below this revision are no longer kept: a watch from before it has expired. */
+  compactedRevision(): bigint;
+  /** Resolves early when this process commits a change (memory); absent: watches poll. */
+  subscribe?(listener: () => void): () => void;
+  /** Maps a third-party error to the models' taxonomy; called once, at the datastore boundary. */
+  translateError(err: unknown): unknown;
+  close(): void;
+}

@@ -1,0 +1,105 @@
+import type { AffinityStore, BlockStore, HandleStore, IpamConfigStore, Namespace, Node, IPPool, IPReservation, ResourceStore } from '@ipamkit/models';
+import type { EtcdKv } from './etcd-kv.js';
+import {
+  ALL_AFFINITIES,
+  HANDLE_PREFIX,
+  NAMESPACE_PREFIX,
+  NODE_PREFIX,
+  POOL_PREFIX,
+  RESERVATION_PREFIX,
+  affinityKind,
+  affinityRanges,
+  blockKind,
+  blockRanges,
+  configKind,
+  handleKind,
+  matchesAffinity,
+  namespaceKind,
+  nodeKind,
+  poolKind,
+  reservationKind,
+  type EtcdKind,
+} from './etcd-layout.js';
+import { EtcdStore } from './etcd-store.js';
+
+export interface EtcdStores {
+  readonly ipPools: ResourceStore<IPPool>;
+  readonly ipReservations: ResourceStore<IPReservation>;
+  readonly nodes: ResourceStore<Node>;
+  readonly namespaces: ResourceStore<Namespace>;
+  readonly blocks: BlockStore;
+  readonly affinities: AffinityStore;
+  readonly handles: HandleStore;
+  readonly ipamConfig: IpamConfigStore;
+}
+
+function resourceStore<T extends { name: string }>(kv: EtcdKv, kind: EtcdKind<T, string>, prefix: string): ResourceStore<T> {
+  const store = new EtcdStore(kv, kind);
+  const range = { start: prefix };
+  return {
+    create: (obj) => store.create(obj),
+    get: (name) => store.get(name),
+    list: () => store.list([range]),
+    update: (obj) => store.update(obj),
+    delete: (name, revision) => store.delete(name, revision),
+    listWithRevision: () => store.listWithRevision([range]),
+    watch: (options) => store.watch(range, options),
+  };
+}
+
+/** Every store of the Datastore interface over one key-value view (live, or a snapshot). */
+export function etcdStores(kv: EtcdKv): EtcdStores {
+  const blockStore = new EtcdStore(kv, blockKind);
+  const allBlocks = { start: blockRanges()[0]?.start ?? '' };
+  const blocks: BlockStore = {
+    get: (cidr) => blockStore.get(cidr),
+    list: (options = {}) => blockStore.list(blockRanges(options.ipVersion)),
+    create: (block) => blockStore.create(block),
+    update: (block) => blockStore.update(block),
+    delete: (block) => blockStore.delete(block.cidr, block.revision),
+    listWithRevision: () => blockStore.listWithRevision([allBlocks]),
+    watch: (options) => blockStore.watch(allBlocks, options),
+  };
+
+  const affinityStore = new EtcdStore(kv, affinityKind);
+  const affinities: AffinityStore = {
+    get: (key) => affinityStore.get(key),
+    list: (options = {}) => affinityStore.list(affinityRanges(options), (a) => matchesAffinity(a, options)),
+    create: (affinity) => affinityStore.create(affinity),
+    update: (affinity) => affinityStore.update(affinity),
+    delete: (affinity) => affinityStore.delete(affinityKind.idOf(affinity), affinity.revision),
+    listWithRevision: () => affinityStore.listWithRevision([ALL_AFFINITIES]),
+    watch: (options) => affinityStore.watch(ALL_AFFINITIES, options),
+  };
+
+  const handleStore = new EtcdStore(kv, handleKind);
+  const handleRange = { start: HANDLE_PREFIX };
+  const handles: HandleStore = {
+    get: (id) => handleStore.get(id),
+    list: () => handleStore.list([handleRange]),
+    create: (handle) => handleStore.create(handle),
+    update: (handle) => handleStore.update(handle),
+    delete: (handle) => handleStore.delete(handle.handleId, handle.revision),
+    listWithRevision: () => handleStore.listWithRevision([handleRange]),
+    watch: (options) => handleStore.watch(handleRange, options),
+  };
+
+  const configStore = new EtcdStore(kv, configKind);
+  const ipamConfig: IpamConfigStore = {
+    get: () => configStore.get('default'),
+    create: (c) => configStore.create(c),
+    update: (c) => configStore.update(c),
+    delete: (revision) => configStore.delete('default', revision),
+  };
+
+  return {
+    ipPools: resourceStore(kv, poolKind, POOL_PREFIX),
+    ipReservations: resourceStore(kv, reservationKind, RESERVATION_PREFIX),
+    nodes: resourceStore(kv, nodeKind, NODE_PREFIX),
+    namespaces: resourceStore(kv, namespaceKind, NAMESPACE_PREFIX),
+    blocks,
+    affinities,
+    handles,
+    ipamConfig,
+  };
+}

@@ -1,0 +1,5 @@
+// `@ipamkit/ipam-datastore/kubernetes`: Calico's Kubernetes datastore (spec/datastore.md §1, §3–§8, §10).
+export { createKubernetesDatastore } from './kubernetes-datastore.js';
+export type { KubernetesDatastoreConfig, KubernetesApiGroup } from './kubernetes-datastore.js';
+export { translateUid } from './uid-translation.js';
+export { affinitySelector } from './affinity-store.js';

@@ -1,0 +1,98 @@
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { parseWireJson, stringifyWireJson } from '@ipamkit/models';
+import { networkError, statusError } from './translate-kube-error.js';
+
+export interface KubeRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Absolute API path, e.g. `/apis/crd.projectcalico.org/v1/ipamblocks/10-0-0-0-26`. */
+  readonly path: string;
+  readonly query?: Record<string, string | undefined>;
+  readonly body?: unknown;
+  readonly contentType?: string;
+  /** What a 404 / 409 names in the error (`ipamblocks/10-0-0-0-26`). */
+  readonly identifier: string;
+}
+
+/**
+ * HTTP to the API server with the KubeConfig's credentials and TLS agent. We speak HTTP ourselves
+ * rather than through the generated clients because they `JSON.parse` bodies and watch lines,
+ * which rounds block sequence numbers above 2^53 (spec/datastore.md §2.4); here bodies go through
+ * the lossless wire JSON both ways. Non-2xx answers become our error classes right here, once.
+ */
+export class KubeTransport {
+  constructor(private readonly kc: KubeConfig) {}
+
+  private async open(req: KubeRequest, signal?: AbortSignal): Promise<IncomingMessage> {
+    const cluster = this.kc.getCurrentCluster();
+    if (cluster === null) throw networkError(req.identifier, new Error('the kubeconfig has no current cluster'));
+    const url = new URL(cluster.server.replace(/\/$/, '') + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+    const opts: https.RequestOptions = { method: req.method };
+    await this.kc.applyToHTTPSOptions(opts);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
+    const text = req.body === undefined ? undefined : stringifyWireJson(req.body);
+    if (text !== undefined) {
+      headers['content-type'] = req.contentType ?? 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(text));
+    }
+    const lib = url.protocol === 'http:' ? http : https;
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const request = lib.request(url, { ...opts, headers, ...(signal === undefined ? {} : { signal }) }, resolve);
+      request.on('error', (err) => reject(networkError(req.identifier, err)));
+      request.end(text);
+    });
+  }
+
+  /** One request; resolves to the decoded 2xx body, throws an IpamError otherwise. */
+  async send(req: KubeRequest): Promise<unknown> {
+    const res = await this.open(req);
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+    } catch (err) {
+      throw networkError(req.identifier, err);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    const code = res.statusCode ?? 0;
+    if (code < 200 || code > 299) throw statusError(code, text, req.identifier);
+    return text === '' ? undefined : parseWireJson(text);
+  }
+
+  /** A streaming GET (watch): yields each JSON line decoded; ends when the server or `signal` does. */
+  async *stream(req: KubeRequest, signal: AbortSignal): AsyncGenerator<unknown> {
+    let res: IncomingMessage;
+    try {
+      res = await this.open(req, signal);
+    } catch (err) {
+      if (signal.aborted) return;
+      throw err;
+    }
+    const code = res.statusCode ?? 0;
+    if (code !== 200) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+      throw statusError(code, Buffer.concat(chunks).toString('utf8'), req.identifier);
+    }
+    let buffered = '';
+    try {
+      for await (const chunk of res) {
+        buffered += (chunk as Buffer).toString('utf8');
+        let nl = buffered.indexOf('\n');
+        while (nl >= 0) {
+          const line = buffered.slice(0, nl).trim();
+          buffered = buffered.slice(nl + 1);
+          if (line !== '') yield parseWireJson(line);
+          nl = buffered.indexOf('\n');
+        }
+      }
+    } catch (err) {
+      if (signal.aborted) return;
+      throw networkError(req.identifier, err);
+    } finally {
+      res.destroy();
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export { createMemoryDatastore, type MemoryDatastoreOptions } from './create-memory-datastore.js';

@@ -1,0 +1,2 @@
+export { createSqliteDatastore, type SqliteDatastoreOptions } from './create-sqlite-datastore.js';
+export { SCHEMA_VERSION } from './schema.js';

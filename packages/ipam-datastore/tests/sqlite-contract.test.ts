@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { runDatastoreContract } from '@ipamkit/test-utils';
+import { KINDS, isSoftDeleted, type KindName } from '../src/engine/kinds.js';
+import { createSqliteDatastore } from '../src/sqlite/index.js';
+import { encodeValue } from '../src/sqlite/row-codec.js';
+import { TABLES } from '../src/sqlite/schema.js';
+import { tempDir } from './support/temp-dir.js';
+
+runDatastoreContract('sqlite', () => {
+  const tmp = tempDir('sqlite-contract');
+  const path = join(tmp.dir, 'ipam.db');
+  const datastore = createSqliteDatastore({ path, pollIntervalMs: 20 });
+  return Promise.resolve({
+    datastore,
+    cleanup: async () => {
+      await datastore.close();
+      tmp.remove();
+    },
+    // Written through a second connection, as another process (or an old writer) would.
+    injectSoftDeleted: ({ kind, value }) => {
+      const k: KindName = kind;
+      const v = structuredClone(value) as unknown as Record<string, unknown>;
+      const index = KINDS[k].indexOf(v);
+      const db = new Database(path);
+      try {
+        db.transaction(() => {
+          const rev = (db.prepare('UPDATE revision_counter SET value = value + 1 RETURNING value').get() as { value: number }).value;
+          db.prepare(`INSERT OR REPLACE INTO ${TABLES[k]} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
+            KINDS[k].keyOf(v),
+            rev,
+            isSoftDeleted(k, v) ? 1 : 0,
+            index.host ?? null,
+            index.type ?? null,
+            index.ipVersion ?? null,
+            encodeValue(v),
+          );
+        }).immediate();
+      } finally {
+        db.close();
+      }
+      return Promise.resolve();
+    },
+  });
+});

@@ -1,0 +1,106 @@
+import { CodecError } from '../errors.js';
+
+/** A decoded JSON object. */
+export type JsonObject = Record<string, unknown>;
+
+const UINT64_MAX = (1n << 64n) - 1n;
+
+/** Every codec failure names the wire field (a JSON path such as `spec.allocations[3]`). */
+export function codecFail(path: string, problem: string): never {
+  throw new CodecError(`${path}: ${problem}`);
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map);
+}
+
+export function asObject(value: unknown, path: string): JsonObject {
+  if (!isJsonObject(value)) codecFail(path, 'expected an object');
+  return value;
+}
+
+/** `null` and absent are the same for Go's `omitempty` pointers, maps and slices (§2.5). */
+export function optObject(obj: JsonObject, key: string, path: string): JsonObject | undefined {
+  const value = obj[key];
+  return value === undefined || value === null ? undefined : asObject(value, `${path}.${key}`);
+}
+
+export function optArray(obj: JsonObject, key: string, path: string): unknown[] | undefined {
+  const value = obj[key];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) codecFail(`${path}.${key}`, 'expected an array');
+  return value as unknown[];
+}
+
+export function reqString(obj: JsonObject, key: string, path: string): string {
+  const value = obj[key];
+  if (typeof value !== 'string') codecFail(`${path}.${key}`, value === undefined ? 'is required' : 'expected a string');
+  return value;
+}
+
+export function optString(obj: JsonObject, key: string, path: string): string | undefined {
+  const value = obj[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') codecFail(`${path}.${key}`, 'expected a string');
+  return value;
+}
+
+export function optBool(obj: JsonObject, key: string, path: string): boolean | undefined {
+  const value = obj[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') codecFail(`${path}.${key}`, 'expected a boolean');
+  return value;
+}
+
+/** A non-negative integer that fits a JS number exactly (ordinals, counts, sizes). */
+export function asCount(value: unknown, path: string): number {
+  if (typeof value === 'bigint') codecFail(path, 'integer is too large');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || Object.is(value, -0)) {
+    codecFail(path, 'expected a non-negative integer');
+  }
+  return value;
+}
+
+export function optCount(obj: JsonObject, key: string, path: string): number | undefined {
+  const value = obj[key];
+  return value === undefined || value === null ? undefined : asCount(value, `${path}.${key}`);
+}
+
+/** A Go uint64 (sequence numbers), exact whether the parser produced a number or a bigint. */
+export function asUint64(value: unknown, path: string): bigint {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value === 'bigint' && value >= 0n && value <= UINT64_MAX) return value;
+  return codecFail(path, 'expected an unsigned 64-bit integer');
+}
+
+/** Checks a bigint from a model before it goes on the wire. */
+export function checkUint64(value: unknown, path: string): bigint {
+  if (typeof value !== 'bigint' || value < 0n || value > UINT64_MAX) codecFail(path, 'expected a bigint in the uint64 range');
+  return value;
+}
+
+export function optStringMap(obj: JsonObject, key: string, path: string): Record<string, string> | undefined {
+  const value = optObject(obj, key, path);
+  if (value === undefined) return undefined;
+  const entries = Object.entries(value).map(([k, v]): [string, string] => {
+    if (typeof v !== 'string') codecFail(`${path}.${key}[${JSON.stringify(k)}]`, 'expected a string value');
+    return [k, v];
+  });
+  return Object.fromEntries(entries);
+}
+
+/** Checks that an object only uses keys from `known`; returns the others (for preservation). */
+export function unknownEntries(obj: JsonObject, known: readonly string[]): JsonObject | undefined {
+  const extra = Object.entries(obj).filter(([k]) => !known.includes(k));
+  return extra.length === 0 ? undefined : Object.fromEntries(extra);
+}
+
+/** Go map keys are written sorted by byte order; a Map keeps that order through stringifyWireJson. */
+export function sortedMap<V>(record: Readonly<Record<string, V>>): Map<string, V> {
+  return new Map(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Adds `value` under `key` only when it is defined (Go `omitempty`). */
+export function putDefined(out: JsonObject, key: string, value: unknown): void {
+  if (value !== undefined) out[key] = value;
+}

@@ -1,0 +1,148 @@
+import type { AllocationBlock } from '../resources/allocation-block.js';
+import type { BlockAffinity } from '../resources/block-affinity.js';
+import type { IPAMConfig, KubeVirtVMAddressPersistence } from '../resources/ipam-config.js';
+import type { IPAMHandle } from '../resources/ipam-handle.js';
+import { affinityLabels, blockAffinityName, cidrToName } from '../net/index.js';
+import { applyIPAMConfigDefaults } from '../validation/index.js';
+import { parseAffinityState, parseAffinityType, parseLenientBool } from './affinity-fields.js';
+import { decodeBlockFields, encodeBlockFields } from './block-fields.js';
+import { asCount, codecFail, optBool, optCount, optObject, optString, reqString } from './field-readers.js';
+import { type CrdGroup, type KubeObject, type WireMeta, readKubeObject, readName, writeKubeObject } from './kube-object.js';
+import { wireCidr } from './wire-cidr.js';
+
+/** A CR codec for one kind, parameterised by API group. */
+export interface CrdCodec<T> {
+  decode(cr: unknown, group: CrdGroup): T & WireMeta;
+  encode(model: T & WireMeta, group: CrdGroup): KubeObject;
+}
+
+// Calico rebuilds ObjectMeta on every IPAM write, so only name, revision and UID survive (§4.4, §8).
+
+export const blockCrdCodec: CrdCodec<AllocationBlock> = {
+  decode(cr, group) {
+    const { spec, meta } = readKubeObject(cr, group, ['IPAMBlock']);
+    return { ...decodeBlockFields(spec, 'kdd', 'spec'), ...meta };
+  },
+  encode(block, group) {
+    const spec = encodeBlockFields(block, 'kdd', 'spec');
+    return writeKubeObject({ group, kind: 'IPAMBlock', name: cidrToName(spec.cidr as string), meta: metaOf(block), spec, calicoAnnotation: true });
+  },
+};
+
+export const affinityCrdCodec: CrdCodec<BlockAffinity> = {
+  decode(cr, group) {
+    const { spec, meta } = readKubeObject(cr, group, ['BlockAffinity']);
+    const deleted = group === 'v1' ? parseLenientBool(spec.deleted, 'spec.deleted') : (optBool(spec, 'deleted', 'spec') ?? false);
+    return {
+      host: nonEmpty(reqString(spec, 'node', 'spec'), 'spec.node'),
+      type: parseAffinityType(spec.type, 'spec.type'),
+      cidr: wireCidr(reqString(spec, 'cidr', 'spec'), 'spec.cidr'),
+      state: parseAffinityState(spec.state, 'spec.state'),
+      deleted,
+      ...meta,
+    };
+  },
+  encode(affinity, group) {
+    const cidr = wireCidr(affinity.cidr, 'spec.cidr');
+    const spec = {
+      state: affinity.state,
+      node: affinity.host,
+      type: affinity.type,
+      cidr,
+      deleted: group === 'v1' ? String(affinity.deleted) : affinity.deleted,
+    };
+    return writeKubeObject({
+      group,
+      kind: 'BlockAffinity',
+      name: blockAffinityName(affinity.host, cidr),
+      meta: metaOf(affinity),
+      spec,
+      labels: affinityLabels({ host: affinity.host, type: affinity.type, cidr }),
+      calicoAnnotation: true,
+    });
+  },
+};
+
+export const handleCrdCodec: CrdCodec<IPAMHandle> = {
+  decode(cr, group) {
+    const { spec, meta } = readKubeObject(cr, group, ['IPAMHandle']);
+    return { ...decodeHandleFields(spec, reqString(spec, 'handleID', 'spec'), 'spec'), ...meta };
+  },
+  encode(handle, group) {
+    const spec = { handleID: handle.handleId, ...encodeHandleFields(handle, 'spec') };
+    // Names are lower-cased, so IDs differing only in case share one object (§5.1).
+    return writeKubeObject({ group, kind: 'IPAMHandle', name: handle.handleId.toLowerCase(), meta: metaOf(handle), spec, calicoAnnotation: true });
+  },
+};
+
+export function decodeHandleFields(obj: Record<string, unknown>, handleId: string, path: string): IPAMHandle {
+  if (handleId === '') codecFail(`${path}.handleID`, 'must not be empty');
+  const raw = optObject(obj, 'block', path) ?? {};
+  const block = Object.fromEntries(
+    Object.entries(raw).map(([cidr, count]): [string, number] => {
+      const field = `${path}.block[${JSON.stringify(cidr)}]`;
+      return [wireCidr(cidr, field), asCount(count, field)];
+    }),
+  );
+  return { handleId, block, deleted: optBool(obj, 'deleted', path) ?? false };
+}
+
+export function encodeHandleFields(handle: IPAMHandle, path: string): { block: Record<string, number>; deleted: boolean } {
+  const block = Object.fromEntries(
+    Object.entries(handle.block).map(([cidr, count]): [string, number] => {
+      const field = `${path}.block[${JSON.stringify(cidr)}]`;
+      return [wireCidr(cidr, field), asCount(count, field)];
+    }),
+  );
+  return { block, deleted: handle.deleted };
+}
+
+const CONFIG_KIND: Readonly<Record<CrdGroup, string>> = { v1: 'IPAMConfig', v3: 'IPAMConfiguration' };
+
+export function parseKubeVirtMode(value: unknown, path: string): KubeVirtVMAddressPersistence | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (value === 'Enabled' || value === 'Disabled') return value;
+  return codecFail(path, `${JSON.stringify(value)} is not Enabled or Disabled`);
+}
+
+export const ipamConfigCrdCodec: CrdCodec<IPAMConfig> = {
+  decode(cr, group) {
+    const { metadata, spec, meta } = readKubeObject(cr, group, [CONFIG_KIND[group]]);
+    if (readName(metadata) !== 'default') codecFail('metadata.name', 'the IPAM configuration must be named "default"');
+    const partial: Partial<IPAMConfig> = {};
+    const strict = optBool(spec, 'strictAffinity', 'spec');
+    if (strict !== undefined) partial.strictAffinity = strict;
+    const auto = optBool(spec, 'autoAllocateBlocks', 'spec');
+    if (auto !== undefined) partial.autoAllocateBlocks = auto;
+    const maxBlocks = optCount(spec, 'maxBlocksPerHost', 'spec');
+    if (maxBlocks !== undefined) partial.maxBlocksPerHost = maxBlocks;
+    const cooldown = optCount(spec, 'ipCooldownSeconds', 'spec');
+    if (cooldown !== undefined) partial.ipCooldownSeconds = cooldown;
+    const kubeVirt = parseKubeVirtMode(optString(spec, 'kubeVirtVMAddressPersistence', 'spec'), 'spec.kubeVirtVMAddressPersistence');
+    if (kubeVirt !== undefined) partial.kubeVirtVMAddressPersistence = kubeVirt;
+    // The CRD schemas make the booleans required / defaulted, so a missing one reads as its default.
+    return { ...applyIPAMConfigDefaults(partial), ...meta };
+  },
+  encode(config, group) {
+    const spec: Record<string, unknown> = {
+      strictAffinity: config.strictAffinity,
+      autoAllocateBlocks: config.autoAllocateBlocks,
+      maxBlocksPerHost: asCount(config.maxBlocksPerHost, 'spec.maxBlocksPerHost'),
+    };
+    if (config.kubeVirtVMAddressPersistence !== undefined) spec.kubeVirtVMAddressPersistence = config.kubeVirtVMAddressPersistence;
+    spec.ipCooldownSeconds = asCount(config.ipCooldownSeconds, 'spec.ipCooldownSeconds');
+    return writeKubeObject({ group, kind: CONFIG_KIND[group], name: 'default', meta: metaOf(config), spec });
+  },
+};
+
+export function metaOf(model: WireMeta): WireMeta {
+  const meta: WireMeta = {};
+  if (model.revision !== undefined) meta.revision = model.revision;
+  if (model.uid !== undefined) meta.uid = model.uid;
+  return meta;
+}
+
+function nonEmpty(text: string, path: string): string {
+  if (text === '') codecFail(path, 'must not be empty');
+  return text;
+}

@@ -1,0 +1,2 @@
+export * from './handle-ids.js';
+export { lengthLimitedId } from './length-limited-id.js';

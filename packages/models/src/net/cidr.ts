@@ -1,0 +1,116 @@
+import { ValidationError } from '../errors.js';
+import type { IPVersion } from '../resources/intended-use.js';
+import { isIPv4MappedValue, parseRawAddress } from './address.js';
+import { formatAddress } from './format-address.js';
+import { bitsOf, maskOf } from './ip-version-bits.js';
+
+/** A CIDR as numbers: the masked network and its prefix length. */
+export interface ParsedCidr {
+  version: IPVersion;
+  network: bigint;
+  prefixLength: number;
+}
+
+/** A parsed CIDR plus the address exactly as written (before masking). */
+export interface ParsedCidrWithAddress extends ParsedCidr {
+  address: bigint;
+}
+
+const PREFIX_TEXT = /^(?:0|[1-9]\d{0,2})$/;
+
+/**
+ * Parse `addr/prefix`, keeping the written address too. IPv4-mapped IPv6 with a prefix of at
+ * least 96 becomes the IPv4 CIDR Go prints for it (datastore.md §2.1).
+ */
+export function parseCidrWithAddress(text: string): ParsedCidrWithAddress {
+  const slash = text.indexOf('/');
+  if (slash < 0) throw new ValidationError(`invalid CIDR ${JSON.stringify(text)}: missing "/prefix"`);
+  const prefixText = text.slice(slash + 1);
+  if (!PREFIX_TEXT.test(prefixText)) {
+    throw new ValidationError(`invalid CIDR ${JSON.stringify(text)}: bad prefix length`);
+  }
+  let address: ReturnType<typeof parseRawAddress>;
+  try {
+    address = parseRawAddress(text.slice(0, slash));
+  } catch (err) {
+    throw new ValidationError(`invalid CIDR ${JSON.stringify(text)}: bad address`, { cause: err });
+  }
+  let version = address.version;
+  let value = address.value;
+  let prefixLength = Number(prefixText);
+  if (prefixLength > bitsOf(version)) {
+    throw new ValidationError(`invalid CIDR ${JSON.stringify(text)}: prefix length exceeds ${bitsOf(version)}`);
+  }
+  if (version === 6 && prefixLength >= 96 && isIPv4MappedValue(value)) {
+    version = 4;
+    value &= 0xffffffffn;
+    prefixLength -= 96;
+  }
+  return { version, network: value & maskOf(version, prefixLength), prefixLength, address: value };
+}
+
+/** Parse and mask a CIDR. Throws ValidationError on malformed text. */
+export function parseCidr(text: string): ParsedCidr {
+  const { version, network, prefixLength } = parseCidrWithAddress(text);
+  return { version, network, prefixLength };
+}
+
+/** A bare address is read as a single-address CIDR (/32 or /128). */
+export function parseAddressOrCidr(text: string): ParsedCidr {
+  if (text.includes('/')) return parseCidr(text);
+  return parseCidr(`${text}/${text.includes(':') ? 128 : 32}`);
+}
+
+/** True when the written address has no host bits set. */
+export function isMaskedCidr(text: string): boolean {
+  const parsed = parseCidrWithAddress(text);
+  return parsed.address === parsed.network;
+}
+
+/** Canonical text of parsed CIDR numbers. */
+export function formatCidr(cidr: ParsedCidr): string {
+  return `${formatAddress(cidr.version, cidr.network)}/${cidr.prefixLength}`;
+}
+
+/** Masked canonical text of a CIDR (datastore.md §2.1): `10.0.0.7/26` → `10.0.0.0/26`. */
+export function canonicalCidr(text: string): string {
+  return formatCidr(parseCidr(text));
+}
+
+/** The family of a CIDR. */
+export function ipVersionOfCidr(cidr: string): IPVersion {
+  return parseCidr(cidr).version;
+}
+
+/** Number of addresses in a CIDR. */
+export function cidrSize(cidr: string | ParsedCidr): bigint {
+  const c = typeof cidr === 'string' ? parseCidr(cidr) : cidr;
+  return 1n << BigInt(bitsOf(c.version) - c.prefixLength);
+}
+
+/** Last address (as an integer) of a CIDR. */
+export function lastAddressOf(cidr: ParsedCidr): bigint {
+  return cidr.network + cidrSize(cidr) - 1n;
+}
+
+function asParsed(cidr: string | ParsedCidr): ParsedCidr {
+  return typeof cidr === 'string' ? parseAddressOrCidr(cidr) : cidr;
+}
+
+/** True when `inner` (a CIDR or bare address) lies wholly inside `outer`. Families never mix. */
+export function cidrContains(outer: string | ParsedCidr, inner: string | ParsedCidr): boolean {
+  const o = asParsed(outer);
+  const i = asParsed(inner);
+  if (o.version !== i.version || i.prefixLength < o.prefixLength) return false;
+  return (i.network & maskOf(o.version, o.prefixLength)) === o.network;
+}
+
+/** True when two CIDRs share at least one address. */
+export function cidrsOverlap(a: string | ParsedCidr, b: string | ParsedCidr): boolean {
+  const x = asParsed(a);
+  const y = asParsed(b);
+  if (x.version !== y.version) return false;
+  const shorter = Math.min(x.prefixLength, y.prefixLength);
+  const mask = maskOf(x.version, shorter);
+  return (x.network & mask) === (y.network & mask);
+}

@@ -1,0 +1,55 @@
+/** Comparisons of one label against one string (core.md §7.4). */
+export type StringComparisonKind = 'equals' | 'notEquals' | 'contains' | 'startsWith' | 'endsWith';
+/** Comparisons of one label against a set of strings. */
+export type SetComparisonKind = 'in' | 'notIn';
+
+/** The parsed form of a Calico selector. `and`/`or` are n-ary and never directly nest themselves. */
+export type SelectorNode =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'global' }
+  | { readonly kind: 'has'; readonly label: string }
+  | { readonly kind: StringComparisonKind; readonly label: string; readonly value: string }
+  | { readonly kind: SetComparisonKind; readonly label: string; readonly values: readonly string[] }
+  | { readonly kind: 'not'; readonly operand: SelectorNode }
+  | { readonly kind: 'and'; readonly operands: readonly SelectorNode[] }
+  | { readonly kind: 'or'; readonly operands: readonly SelectorNode[] };
+
+/** `!!x` is `x` (core.md §7.4: repeated negations collapse). */
+export function notNode(operand: SelectorNode): SelectorNode {
+  return operand.kind === 'not' ? operand.operand : { kind: 'not', operand };
+}
+
+/** Join operands with one boolean operator, flattening operands of the same operator. */
+export function joinNodes(kind: 'and' | 'or', operands: readonly SelectorNode[]): SelectorNode {
+  const flat = operands.flatMap((op) => (op.kind === kind ? op.operands : [op]));
+  const [only] = flat;
+  if (flat.length === 1 && only !== undefined) return only;
+  return { kind, operands: flat };
+}
+
+/** True when any node of the tree satisfies `predicate`. */
+export function someNode(node: SelectorNode, predicate: (n: SelectorNode) => boolean): boolean {
+  if (predicate(node)) return true;
+  switch (node.kind) {
+    case 'not':
+      return someNode(node.operand, predicate);
+    case 'and':
+    case 'or':
+      return node.operands.some((op) => someNode(op, predicate));
+    default:
+      return false;
+  }
+}
+
+/** The form the parser produces: negations collapsed, nested and/or flattened. */
+export function normalizeNode(node: SelectorNode): SelectorNode {
+  switch (node.kind) {
+    case 'not':
+      return notNode(normalizeNode(node.operand));
+    case 'and':
+    case 'or':
+      return joinNodes(node.kind, node.operands.map(normalizeNode));
+    default:
+      return node;
+  }
+}

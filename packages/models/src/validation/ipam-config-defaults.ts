@@ -1,0 +1,36 @@
+import type { IPAMConfig } from '../resources/ipam-config.js';
+
+/** What GetIPAMConfig returns when no object is stored (core.md §15.1); never persisted. */
+export const DEFAULT_IPAM_CONFIG: Readonly<IPAMConfig> = Object.freeze({
+  strictAffinity: false,
+  autoAllocateBlocks: true,
+  maxBlocksPerHost: 0,
+  kubeVirtVMAddressPersistence: 'Enabled',
+  ipCooldownSeconds: 0,
+});
+
+/** `maxBlocksPerHost: 0` means this many (core.md §15.3). */
+export const DEFAULT_MAX_BLOCKS_PER_HOST = 20;
+
+/**
+ * Fill the fields a stored config may omit with their schema defaults. A missing
+ * `kubeVirtVMAddressPersistence` stays absent: Calico keeps it nil on read and consumers treat
+ * nil as Enabled (core.md §15.1).
+ */
+export function applyIPAMConfigDefaults(partial: Partial<IPAMConfig>): IPAMConfig {
+  const config: IPAMConfig = {
+    strictAffinity: partial.strictAffinity ?? DEFAULT_IPAM_CONFIG.strictAffinity,
+    autoAllocateBlocks: partial.autoAllocateBlocks ?? DEFAULT_IPAM_CONFIG.autoAllocateBlocks,
+    maxBlocksPerHost: partial.maxBlocksPerHost ?? DEFAULT_IPAM_CONFIG.maxBlocksPerHost,
+    ipCooldownSeconds: partial.ipCooldownSeconds ?? DEFAULT_IPAM_CONFIG.ipCooldownSeconds,
+  };
+  if (partial.kubeVirtVMAddressPersistence !== undefined) {
+    config.kubeVirtVMAddressPersistence = partial.kubeVirtVMAddressPersistence;
+  }
+  return config;
+}
+
+/** The block cap a config implies: its own value, or 20 when it says 0. */
+export function effectiveMaxBlocksPerHost(config: Pick<IPAMConfig, 'maxBlocksPerHost'>): number {
+  return config.maxBlocksPerHost > 0 ? config.maxBlocksPerHost : DEFAULT_MAX_BLOCKS_PER_HOST;
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { CodecError, normalizeTimestamp } from '../../src/index.js';
+
+describe('normalizeTimestamp', () => {
+  it.each([
+    ['2026-08-22T13:33:20Z', '2026-08-22T13:33:20Z'],
+    ['2026-08-22T13:33:20.999999999Z', '2026-08-22T13:33:20Z'],
+    ['2026-08-22t13:33:20z', '2026-08-22T13:33:20Z'],
+    ['2026-08-22T15:33:20.5+02:00', '2026-08-22T13:33:20Z'],
+    ['2026-08-22T00:10:00-01:30', '2026-08-22T01:40:00Z'],
+    ['2026-01-01T00:30:00+01:00', '2025-12-31T23:30:00Z'],
+    ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00Z'],
+    ['2028-02-29T12:00:00Z', '2028-02-29T12:00:00Z'],
+  ])('writes %s as %s', (input, expected) => {
+    expect(normalizeTimestamp(input, 'field')).toBe(expected);
+  });
+
+  it.each([
+    '2026-08-22 13:33:20Z',
+    '2026-08-22T13:33:20',
+    '2026-02-30T00:00:00Z',
+    '2027-02-29T00:00:00Z',
+    '2026-13-01T00:00:00Z',
+    '2026-08-22T24:00:00Z',
+    '2026-08-22T13:60:00Z',
+    '2026-08-22T13:33:20+25:00',
+    '2026-08-22T13:33:20.Z',
+    '',
+  ])('rejects %j naming the field', (input) => {
+    expect(() => normalizeTimestamp(input, 'spec.when')).toThrow(CodecError);
+    expect(() => normalizeTimestamp(input, 'spec.when')).toThrow('spec.when:');
+  });
+});

@@ -1,0 +1,10 @@
+export { startKubeApiServer } from './kube-api-server.js';
+export type { KubeApiServer, KubeApiServerOptions, InjectedFailure, RecordedRequest, RawObjectRef, KubeconfigOptions } from './kube-api-server.js';
+export { loadCrdDirectory, loadManifestDocuments, resourceTypesFromCrd, CORE_RESOURCE_TYPES } from './resource-types.js';
+export type { ResourceType } from './resource-types.js';
+export { parseLabelSelector, matchesLabels } from './label-selector.js';
+export type { LabelRequirement } from './label-selector.js';
+export { validateAgainstSchema } from './schema-validator.js';
+export type { OpenApiSchema, FieldError } from './schema-validator.js';
+export { parseLosslessJson, stringifyLosslessJson } from './lossless-json.js';
+export type { JsonValue } from './lossless-json.js';
