@@ -1,23 +1,28 @@
 import { defineConfig } from 'tsup';
 
+// The Kubernetes client is loaded from the consumer's install, never bundled.
+const external = ['@kubernetes/client-node'];
+
 export default defineConfig([
   {
-    entry: ['src/index.ts'],
+    // `kubernetes` is a subpath export so that importing the library never loads the client.
+    entry: { index: 'src/index.ts', kubernetes: 'src/cluster-view/kubernetes/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
     clean: false,
     target: 'node20',
     platform: 'node',
+    external,
   },
   {
-    // The bin is ESM only; it loads the Kubernetes client lazily, so the library entry stays light.
     entry: { bin: 'src/bin.ts' },
     format: ['esm'],
     sourcemap: true,
     clean: false,
     target: 'node20',
     platform: 'node',
+    external,
     banner: { js: '#!/usr/bin/env node' },
   },
 ]);

@@ -11,8 +11,8 @@ export default defineConfig([
     platform: 'node',
   },
   {
-    // The node-container process: an ESM file that loads the library from dist/index.js-equivalent
-    // workspace packages; backends stay lazily imported by @ipamkit/ipam-datastore.
+    // The long-running node-container process: start-up cost does not matter, so the workspace
+    // packages stay external and the datastore backends load lazily as usual.
     entry: { bin: 'src/bin.ts' },
     format: ['esm'],
     sourcemap: false,

@@ -11,7 +11,7 @@ export type {
   VmiProjection,
 } from './cluster-view/cluster-view.js';
 export { MemoryClusterView, type DeleteOptions } from './cluster-view/memory-cluster-view.js';
-export { GcState } from './state/gc-state.js';
+export { GcState, type BlockSummary } from './state/gc-state.js';
 export { Allocation, allocationId } from './state/allocation.js';
 export { PoolManager } from './state/pool-manager.js';
 export { assertConsistentState, type ConsistencyOptions } from './state/assert-consistent-state.js';

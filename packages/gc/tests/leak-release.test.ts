@@ -188,3 +188,18 @@ describe('deleted nodes', () => {
     expect(await affinityHosts(w.ds)).toEqual(['node-b:10.0.0.0/26']);
   });
 });
+
+describe('tunnel addresses recognised by handle', () => {
+  it('treats a tunnel handle without a type attribute as a tunnel address of its node', async () => {
+    const w = await gcWorld({ nodes: ['node-a', 'node-b'] });
+    await w.ipam.assignIP({ ip: '10.0.0.1', hostname: 'node-b', handleId: tunnelHandleId('vxlan-v6', 'node-b'), attrs: { node: 'node-b' }, intendedUse: 'Tunnel' });
+    await w.pass({ full: true });
+    w.clock.advanceMs(HOUR);
+    await w.pass({ full: true });
+    expect(await allocatedIPs(w.ds)).toEqual(['10.0.0.1']);
+    w.view.deleteNode('node-b');
+    const result = await w.pass();
+    expect(result.released).toBe(1);
+    expect(await affinityHosts(w.ds)).toEqual([]);
+  });
+});

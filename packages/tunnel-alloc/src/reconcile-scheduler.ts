@@ -44,6 +44,11 @@ export class ReconcileScheduler {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  // A method, not an inline check: `run()` may flip these flags while the loop awaits it.
+  private shouldRunAgain(): boolean {
+    return this.pending && !this.stopped;
+  }
+
   private async loop(): Promise<void> {
     do {
       this.pending = false;
@@ -54,7 +59,7 @@ export class ReconcileScheduler {
         this.stopped = true;
         this.pending = false;
       }
-    } while (this.pending && !this.stopped);
+    } while (this.shouldRunAgain());
     this.running = false;
     for (const wake of this.idleWaiters.splice(0)) wake();
     if (this.failure !== undefined) {

@@ -1,4 +1,5 @@
 import { isTransient, type Versioned, type Watchable, type WatchEvent, WatchExpiredError } from '@ipamkit/models';
+import { abortableEvents } from './abortable-events.js';
 import { TunnelReconcileError } from './errors.js';
 import { silentLogger } from './logger.js';
 import { reconcileTunnelAddresses, type ReconcileOptions, type ReconcileResult } from './reconcile-tunnel-addresses.js';
@@ -50,18 +51,20 @@ async function follow<T>(
   },
 ): Promise<void> {
   let from = revision;
-  while (!signal.aborted) {
+  // A function, not `signal.aborted` inline: the signal flips while this loop awaits.
+  const aborted = (): boolean => signal.aborted;
+  while (!aborted()) {
     try {
-      for await (const event of store.watch({ fromRevision: from, signal })) {
+      for await (const event of abortableEvents(store.watch({ fromRevision: from, signal }), signal)) {
         from = event.revision;
         handlers.onEvent(event);
       }
       return;
     } catch (err) {
-      if (signal.aborted) return;
+      if (aborted()) return;
       if (!(err instanceof WatchExpiredError) && !isTransient(err)) throw err;
       if (!(err instanceof WatchExpiredError)) await delay(handlers.retryDelayMs, signal);
-      if (signal.aborted) return;
+      if (aborted()) return;
       const fresh = await store.listWithRevision();
       from = fresh.revision;
       handlers.onResync(fresh.items);
@@ -83,7 +86,7 @@ export function startTunnelAllocDaemon(options: DaemonOptions): TunnelAllocDaemo
   const { signal } = controller;
   const ds = options.datastore;
   const filter = new TriggerFilter(options.nodeName);
-  let failure: unknown;
+  let failure: TunnelReconcileError | undefined;
 
   const scheduler = new ReconcileScheduler(
     async () => {
@@ -92,7 +95,7 @@ export function startTunnelAllocDaemon(options: DaemonOptions): TunnelAllocDaemo
     },
     (err) => {
       failure = new TunnelReconcileError(err);
-      logger.warn((failure as Error).message);
+      logger.warn(failure.message);
       controller.abort();
     },
   );
@@ -128,7 +131,8 @@ export function startTunnelAllocDaemon(options: DaemonOptions): TunnelAllocDaemo
         retryDelayMs,
       }),
     ]);
-    trigger('in sync');
+    // Stopped while listing: no initial reconcile.
+    if (!signal.aborted) trigger('in sync');
     await loops;
   })();
 

@@ -1,6 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { DatastoreUnavailableError, NotFoundError } from '@ipamkit/models';
@@ -17,17 +15,30 @@ export interface KubeConnection {
   insecure: boolean;
 }
 
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller: boolean;
+}
+
 export interface KubeObjectMeta {
   name: string;
   namespace?: string;
+  uid: string;
   labels: Record<string, string>;
   annotations: Record<string, string>;
+  ownerReferences: OwnerReference[];
+  deleting: boolean;
 }
 
-/** Reads pods and namespaces: all the plugin needs from Kubernetes. */
+/** Reads pods, namespaces and KubeVirt objects: all the plugin needs from Kubernetes. */
 export interface KubeReader {
   getPod(namespace: string, name: string): Promise<KubeObjectMeta>;
   getNamespace(name: string): Promise<KubeObjectMeta>;
+  getVirtualMachineInstance(namespace: string, name: string): Promise<KubeObjectMeta>;
+  getVirtualMachine(namespace: string, name: string): Promise<KubeObjectMeta>;
 }
 
 export interface KubeOverrides {
@@ -125,7 +136,9 @@ function stringMap(v: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-function getJson(conn: KubeConnection, path: string): Promise<unknown> {
+async function getJson(conn: KubeConnection, path: string): Promise<unknown> {
+  // Loaded on first use: most invocations never talk to Kubernetes, and TLS costs start-up time.
+  const [{ default: http }, { default: https }] = await Promise.all([import('node:http'), import('node:https')]);
   const url = new URL(conn.server.replace(/\/$/, '') + path);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (conn.token !== undefined) headers.authorization = `Bearer ${conn.token}`;
@@ -154,9 +167,25 @@ function getJson(conn: KubeConnection, path: string): Promise<unknown> {
   });
 }
 
+function ownerRefs(v: unknown): OwnerReference[] {
+  if (!Array.isArray(v)) return [];
+  return v.map((r: unknown) => {
+    const o = (typeof r === 'object' && r !== null ? r : {}) as Record<string, unknown>;
+    const str = (k: string): string => (typeof o[k] === 'string' ? o[k] : '');
+    return { apiVersion: str('apiVersion'), kind: str('kind'), name: str('name'), uid: str('uid'), controller: o.controller === true };
+  });
+}
+
 function metaOf(obj: unknown): KubeObjectMeta {
   const meta = (typeof obj === 'object' && obj !== null ? (obj as Record<string, unknown>).metadata : undefined) as Record<string, unknown> | undefined;
-  const out: KubeObjectMeta = { name: typeof meta?.name === 'string' ? meta.name : '', labels: stringMap(meta?.labels), annotations: stringMap(meta?.annotations) };
+  const out: KubeObjectMeta = {
+    name: typeof meta?.name === 'string' ? meta.name : '',
+    uid: typeof meta?.uid === 'string' ? meta.uid : '',
+    labels: stringMap(meta?.labels),
+    annotations: stringMap(meta?.annotations),
+    ownerReferences: ownerRefs(meta?.ownerReferences),
+    deleting: typeof meta?.deletionTimestamp === 'string' && meta.deletionTimestamp !== '',
+  };
   if (typeof meta?.namespace === 'string') out.namespace = meta.namespace;
   return out;
 }
@@ -165,5 +194,9 @@ export function createKubeReader(conn: KubeConnection): KubeReader {
   return {
     getPod: async (namespace, name) => metaOf(await getJson(conn, `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`)),
     getNamespace: async (name) => metaOf(await getJson(conn, `/api/v1/namespaces/${encodeURIComponent(name)}`)),
+    getVirtualMachineInstance: async (namespace, name) =>
+      metaOf(await getJson(conn, `/apis/kubevirt.io/v1/namespaces/${encodeURIComponent(namespace)}/virtualmachineinstances/${encodeURIComponent(name)}`)),
+    getVirtualMachine: async (namespace, name) =>
+      metaOf(await getJson(conn, `/apis/kubevirt.io/v1/namespaces/${encodeURIComponent(namespace)}/virtualmachines/${encodeURIComponent(name)}`)),
   };
 }

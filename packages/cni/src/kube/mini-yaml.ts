@@ -46,7 +46,8 @@ function splitKey(line: Line): { key: string; rest: string } {
   const m = /^("(?:[^"\\]|\\.)*"|'[^']*'|[^:'"]+?)\s*:(?:\s+(.*))?$/.exec(line.text);
   if (m === null) throw unsupported(line, 'expected "key: value"');
   const rawKey = m[1] ?? '';
-  const key = rawKey.startsWith('"') || rawKey.startsWith("'") ? String(scalar(rawKey, line)) : rawKey;
+  const unquoted = rawKey.startsWith('"') || rawKey.startsWith("'") ? scalar(rawKey, line) : rawKey;
+  const key = typeof unquoted === 'string' ? unquoted : rawKey;
   return { key, rest: m[2] ?? '' };
 }
 

@@ -36,15 +36,13 @@ export class Invocation {
 
   /** Opens the backend the config names; only that backend's client library is loaded. */
   async store(): Promise<Datastore> {
-    if (this.datastore === undefined) {
-      const config = datastoreConfigFor(this.conf, this.env);
-      if (config.type === 'sqlite') {
-        mkdirSync(dirname(config.path), { recursive: true });
-      }
-      this.datastore = await createDatastore(config);
-      this.ownsDatastore = true;
-    }
-    return this.datastore;
+    if (this.datastore !== undefined) return this.datastore;
+    const config = datastoreConfigFor(this.conf, this.env);
+    if (config.type === 'sqlite') mkdirSync(dirname(config.path), { recursive: true });
+    const opened = await createDatastore(config);
+    this.datastore = opened;
+    this.ownsDatastore = true;
+    return opened;
   }
 
   async ipam(): Promise<IpamClient> {

@@ -12,7 +12,7 @@ const DEFAULT_WAIT_MS = 60_000;
 export type Unlock = () => void;
 
 function errCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+  return typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined;
 }
 
 function isAlive(pid: number): boolean {

@@ -2,12 +2,16 @@ import { partialAutoAssignResult, type IPAMAssignments, type IpamClient } from '
 import { bitsOf, ipVersionOfAddress, WINDOWS_RESERVED_HANDLE, type Namespace } from '@ipamkit/models';
 import type { CniArgs } from '../config/cni-args.js';
 import type { Workload } from '../config/workload.js';
-import { AllocationError } from '../errors.js';
+import { AllocationError, CniError } from '../errors.js';
+import { detectVmi } from '../kubevirt/detect-vmi.js';
+import { reuseVmAddresses } from '../kubevirt/kubevirt-add.js';
+import { kubevirtAttributes, kubevirtPlan, rejectMigrationWithoutPersistence, type KubevirtPlan } from '../kubevirt/kubevirt-plan.js';
 import { allocationRequest, type AnnotationSources } from '../request/allocation-request.js';
 import { resolvePools } from '../request/resolve-pools.js';
 import { renderResult } from '../result/cni-result.js';
 import { ALLOCATION_DEADLINE_MS, SHORT_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
 import type { Invocation } from '../runtime/invocation.js';
+import { toCniError } from '../runtime/to-cni-error.js';
 import { allocationAttributes } from './allocation-attributes.js';
 import { lookupPodContext } from './pod-context.js';
 import { resultOf } from './result-of.js';
@@ -30,13 +34,13 @@ function shortText(a: IPAMAssignments | undefined, version: 4 | 6, want: number)
   return [`Assigned ${got} out of ${want} requested IPv${version} addresses`, ...(a?.msgs ?? [])].join('; ');
 }
 
-async function assignExplicit(inv: Invocation, ipam: IpamClient, handleId: string, ips: readonly string[], attrs: Record<string, string>): Promise<string[]> {
+async function assignExplicit(inv: Invocation, ipam: IpamClient, handleId: string, ips: readonly string[], attrs: Record<string, string>, capped: boolean): Promise<string[]> {
   const done: string[] = [];
   try {
     await inv.locked(() =>
       withDeadline(ALLOCATION_DEADLINE_MS, 'assigning the requested addresses', async () => {
         for (const ip of ips) {
-          await ipam.assignIP({ ip, handleId, attrs, hostname: inv.node, intendedUse: 'Workload' });
+          await ipam.assignIP({ ip, handleId, attrs, hostname: inv.node, intendedUse: 'Workload', ...(capped ? { maxAllocToHandlePerIPVersion: 1 } : {}) });
           done.push(ip);
         }
       }),
@@ -51,7 +55,7 @@ async function assignExplicit(inv: Invocation, ipam: IpamClient, handleId: strin
 async function assignAuto(
   inv: Invocation,
   ipam: IpamClient,
-  req: { handleId: string; attrs: Record<string, string>; num4: number; num6: number; ipv4Pools: string[]; ipv6Pools: string[]; namespace?: Namespace },
+  req: { handleId: string; attrs: Record<string, string>; num4: number; num6: number; ipv4Pools: string[]; ipv6Pools: string[]; namespace?: Namespace; capped: boolean },
 ): Promise<string[]> {
   const windows = process.platform === 'win32';
   let got: { ipv4?: IPAMAssignments; ipv6?: IPAMAssignments };
@@ -69,6 +73,8 @@ async function assignAuto(
           intendedUse: 'Workload',
           maxBlocksPerHost: inv.conf.windowsUseSingleNetwork ? 1 : 0,
           ...(req.namespace === undefined ? {} : { namespace: req.namespace }),
+          // KubeVirt persistence: a concurrent duplicate ADD gets the VM's address, not a second one.
+          ...(req.capped ? { maxAllocToHandlePerIPVersion: 1 } : {}),
           ...(windows ? { hostReservedAttrIPv4s: { startOfBlock: 3, endOfBlock: 1, handle: WINDOWS_RESERVED_HANDLE, note: 'windows host rsvd' } } : {}),
         }),
       ),
@@ -91,8 +97,27 @@ async function assignAuto(
   return [...(got.ipv4?.ips.slice(0, req.num4) ?? []), ...(got.ipv6?.ips.slice(0, req.num6) ?? [])];
 }
 
+/** KubeVirt detection (spec/cni.md §16.1); its errors keep their code under Calico's prefix. */
+async function kubevirt(inv: Invocation, workload: Workload): Promise<KubevirtPlan | undefined> {
+  let detection;
+  try {
+    detection = await detectVmi(inv.kubeReader(), workload);
+  } catch (err) {
+    const cni = toCniError(err);
+    throw new CniError(cni.code, `failed to get VMI info: ${cni.message}`, '', { cause: err });
+  }
+  if (detection.kind === 'podGone') throw new AllocationError('failed to get VMI info: pod not found');
+  if (detection.kind === 'none') return undefined;
+  const plan = await kubevirtPlan(await inv.store(), inv.conf.name, workload, detection.vmi);
+  rejectMigrationWithoutPersistence(plan);
+  return plan;
+}
+
 /** ADD (spec/cni.md §9, with this package's differences in design/cni.md). Returns stdout. */
 export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs): Promise<string> {
+  const plan = await kubevirt(inv, workload);
+  const handleId = plan?.handleId ?? workload.handleId;
+  const capped = plan?.persistence === true;
   const pod = await lookupPodContext(inv, workload);
   const sources: AnnotationSources = {};
   if (pod.podAnnotations !== undefined) sources.pod = pod.podAnnotations;
@@ -102,26 +127,37 @@ export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs)
     return renderResult(inv.conf.cniVersion, resultOf(inv.conf, request.ips.map((ip) => `${ip}/${bitsOf(ipVersionOfAddress(ip))}`)));
   }
   const ipam = await inv.ipam();
-  const attrs = allocationAttributes(inv.node, workload, inv.clock.now());
+  const base = allocationAttributes(inv.node, workload, inv.clock.now());
+  const attrs = plan === undefined ? base : kubevirtAttributes(plan, base);
+  if (plan?.persistence === true) {
+    const reused = await withDeadline(SHORT_DEADLINE_MS, 'reusing the VM addresses', () => reuseVmAddresses(ipam, plan, attrs));
+    if (reused !== undefined) {
+      inv.log.info(`reusing ${reused.addresses.join(', ')} of VM handle ${handleId}`);
+      const result = resultOf(inv.conf, reused.addresses);
+      return renderResult(inv.conf.cniVersion, reused.routes ? result : { ...result, routes: [] });
+    }
+  }
   let addresses: string[];
   if (request.kind === 'explicit') {
-    addresses = await assignExplicit(inv, ipam, workload.handleId, request.ips, attrs);
+    addresses = await assignExplicit(inv, ipam, handleId, request.ips, attrs, capped);
   } else {
     const ds = await inv.store();
     const listPools = async () => ds.ipPools.list();
     const [ipv4Pools, ipv6Pools] = await withDeadline(SHORT_DEADLINE_MS, 'resolving pools', () =>
-      Promise.all([resolvePools(request.assignIpv4 ? request.ipv4Pools : [], 4, listPools), resolvePools(request.assignIpv6 ? request.ipv6Pools : [], 6, listPools)]),
+      // Both lists are checked even when a family is not requested, as Calico does: a bad entry is a bad config.
+      Promise.all([resolvePools(request.ipv4Pools, 4, listPools), resolvePools(request.ipv6Pools, 6, listPools)]),
     );
     addresses = await assignAuto(inv, ipam, {
-      handleId: workload.handleId,
+      handleId,
       attrs,
       num4: request.assignIpv4 ? 1 : 0,
       num6: request.assignIpv6 ? 1 : 0,
       ipv4Pools,
       ipv6Pools,
+      capped,
       ...(pod.namespace === undefined ? {} : { namespace: pod.namespace }),
     });
   }
-  inv.log.info(`assigned ${addresses.join(', ')} to handle ${workload.handleId}`);
+  inv.log.info(`assigned ${addresses.join(', ')} to handle ${handleId}`);
   return renderResult(inv.conf.cniVersion, resultOf(inv.conf, addresses));
 }

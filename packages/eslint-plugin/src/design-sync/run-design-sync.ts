@@ -96,10 +96,16 @@ function describe(verdict: PackageVerdict): string[] {
       return [`  ok    ${verdict.package}: exempt via ${verdict.via.join('; ')}`];
     case 'violation':
       return [
-        `  FAIL  ${verdict.package}: changes ${verdict.files.join(', ')} without touching ${verdict.designDoc}`,
+        `  FAIL  ${verdict.package}: changes ${summarize(verdict.files)} without touching ${verdict.designDoc}`,
         ...verdict.unexemptedCommits.map((c) => `        commit without exemption: ${c}`),
       ];
   }
+}
+
+/** A long file list would bury the verdict: show the first few. */
+function summarize(files: string[], shown = 5): string {
+  const head = files.slice(0, shown).join(', ');
+  return files.length > shown ? `${head} and ${files.length - shown} more files` : head;
 }
 
 function checkOwners(root: string, entries: DesignEntry[], lines: string[]): boolean {

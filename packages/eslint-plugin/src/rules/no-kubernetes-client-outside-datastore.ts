@@ -12,7 +12,7 @@ export interface NoKubernetesClientOptions {
 }
 
 export const KUBERNETES_CLIENT_DEFAULTS = {
-  allow: ['packages/ipam-datastore/src/kubernetes/**', 'packages/test-utils/**'],
+  allow: ['packages/ipam-datastore/src/kubernetes/**', 'packages/ipam-datastore/tests/kubernetes/**', 'packages/test-utils/**'],
   modules: ['@kubernetes/client-node'],
 };
 

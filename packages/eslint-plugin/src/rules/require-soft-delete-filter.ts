@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, staticPropertyName } from '../utils/ast.js';
+import { calleeName, memberName, staticPropertyName } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { filenameMatchesAny } from '../utils/glob.js';
 
@@ -16,6 +16,13 @@ export interface RequireSoftDeleteFilterOptions {
   listHelpers?: string[];
   /** Helpers that turn a soft-deleted object into NotFound. */
   getHelpers?: string[];
+  /**
+   * Also check reads whose plural cannot be read from the call (a generic collection object whose
+   * plural was fixed at construction). Default false: only the listed plurals are checked.
+   */
+  checkUnknownPlural?: boolean;
+  /** Regular expression the read's receiver name must match (`this.collection.get()` → `collection`). */
+  receiverPattern?: string;
 }
 
 export const SOFT_DELETE_DEFAULTS = {
@@ -53,12 +60,16 @@ export const requireSoftDeleteFilter = createRule<[RequireSoftDeleteFilterOption
     schema: [
       {
         type: 'object',
-        properties: Object.fromEntries(
-          ['include', 'plurals', 'listFunctions', 'getFunctions', 'listHelpers', 'getHelpers'].map((key) => [
-            key,
-            { type: 'array', items: { type: 'string' } },
-          ]),
-        ),
+        properties: {
+          ...Object.fromEntries(
+            ['include', 'plurals', 'listFunctions', 'getFunctions', 'listHelpers', 'getHelpers'].map((key) => [
+              key,
+              { type: 'array', items: { type: 'string' } },
+            ]),
+          ),
+          checkUnknownPlural: { type: 'boolean' },
+          receiverPattern: { type: 'string' },
+        },
         additionalProperties: false,
       },
     ],
@@ -70,6 +81,7 @@ export const requireSoftDeleteFilter = createRule<[RequireSoftDeleteFilterOption
     const getFunctions = new Set(options.getFunctions ?? SOFT_DELETE_DEFAULTS.getFunctions);
     const listHelpers = new Set(options.listHelpers ?? SOFT_DELETE_DEFAULTS.listHelpers);
     const getHelpers = new Set(options.getHelpers ?? SOFT_DELETE_DEFAULTS.getHelpers);
+    const receiverPattern = options.receiverPattern === undefined ? undefined : new RegExp(options.receiverPattern);
 
     return {
       CallExpression(node) {
@@ -77,19 +89,45 @@ export const requireSoftDeleteFilter = createRule<[RequireSoftDeleteFilterOption
         if (name === undefined) return;
         const isList = listFunctions.has(name);
         if (!isList && !getFunctions.has(name)) return;
+        if (receiverPattern !== undefined && !receiverPattern.test(receiverName(node) ?? '')) return;
         const plural = pluralOf(node, name, context.sourceCode.getScope(node));
-        if (plural === undefined || !plurals.has(plural)) return;
+        if (plural === undefined ? options.checkUnknownPlural !== true : !plurals.has(plural)) return;
         const helpers = isList ? listHelpers : getHelpers;
+        if (isList && readsOnlyListMetadata(node)) return;
         if (reachesHelper(node, helpers, context.sourceCode)) return;
         context.report({
           node,
           messageId: isList ? 'unfilteredList' : 'unfilteredGet',
-          data: { plural, helpers: [...helpers].join('` / `') },
+          data: { plural: plural ?? 'soft-deletable objects', helpers: [...helpers].join('` / `') },
         });
       },
     };
   },
 });
+
+/** List metadata that soft-deleted items cannot affect: `(await list()).resourceVersion`. */
+const LIST_METADATA = new Set(['resourceVersion', 'metadata']);
+
+function readsOnlyListMetadata(node: TSESTree.CallExpression): boolean {
+  let current: TSESTree.Node = node;
+  while (current.parent.type === AST_NODE_TYPES.AwaitExpression || current.parent.type === AST_NODE_TYPES.TSAsExpression) {
+    current = current.parent;
+  }
+  const parent = current.parent;
+  if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === current) {
+    return LIST_METADATA.has(memberName(parent) ?? '');
+  }
+  return false;
+}
+
+/** `this.collection.get()` → `collection`; `api.get()` → `api`. */
+function receiverName(node: TSESTree.CallExpression): string | undefined {
+  const callee = node.callee;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const object = callee.object;
+  if (object.type === AST_NODE_TYPES.Identifier) return object.name;
+  return object.type === AST_NODE_TYPES.MemberExpression ? memberName(object) : undefined;
+}
 
 /** The plural a custom-object call reads, from its parameter object or positional argument. */
 function pluralOf(node: TSESTree.CallExpression, name: string, scope: TSESLint.Scope.Scope): string | undefined {
@@ -151,22 +189,34 @@ function isBoundary(node: TSESTree.Node): boolean {
 
 /**
  * True when the read's result goes through a helper: directly (`helper(await read())`), or via the
- * variable it is stored in (`const res = await read(); return helper(res.items)`).
+ * variables it flows into (`const raw = await read(); const m = decode(raw); if (helper(m)) ...`),
+ * following up to a few assignments.
  */
-function reachesHelper(node: TSESTree.CallExpression, helpers: Set<string>, sourceCode: TSESLint.SourceCode): boolean {
+function reachesHelper(
+  node: TSESTree.Node,
+  helpers: Set<string>,
+  sourceCode: TSESLint.SourceCode,
+  depth = 0,
+): boolean {
   if (insideHelperCall(node, helpers)) return true;
-  let holder: TSESTree.Node = node;
-  while (
-    holder.parent.type === AST_NODE_TYPES.AwaitExpression ||
-    holder.parent.type === AST_NODE_TYPES.TSAsExpression ||
-    holder.parent.type === AST_NODE_TYPES.TSNonNullExpression
-  ) {
-    holder = holder.parent;
+  if (depth > 3) return false;
+  const declarator = enclosingDeclarator(node);
+  if (declarator === undefined) return false;
+  return sourceCode
+    .getDeclaredVariables(declarator)
+    .some((variable) =>
+      variable.references.some((ref) => !ref.init && reachesHelper(ref.identifier, helpers, sourceCode, depth + 1)),
+    );
+}
+
+/** The declarator whose initialiser holds `node` (through calls, awaits, member accesses, casts). */
+function enclosingDeclarator(node: TSESTree.Node): TSESTree.VariableDeclarator | undefined {
+  let current: TSESTree.Node = node;
+  for (;;) {
+    const parent = current.parent;
+    if (parent === undefined) return undefined;
+    if (parent.type === AST_NODE_TYPES.VariableDeclarator) return parent.init === current ? parent : undefined;
+    if (isBoundary(parent)) return undefined;
+    current = parent;
   }
-  const declarator = holder.parent;
-  if (declarator.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== holder) return false;
-  const variables = sourceCode.getDeclaredVariables(declarator);
-  return variables.some((variable) =>
-    variable.references.some((ref) => !ref.init && insideHelperCall(ref.identifier, helpers)),
-  );
 }

@@ -131,6 +131,15 @@ describe('design sync on a branch (range = merge-base with main)', () => {
     );
   });
 
+  it('summarizes a long list of changed files', () => {
+    repo.write(Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`packages/models/src/f${i}.ts`, `export const f = ${i};\n`])));
+    repo.commit('Many files');
+    expect(check().lines).toContain(
+      '  FAIL  models: changes packages/models/src/f0.ts, packages/models/src/f1.ts, packages/models/src/f2.ts, ' +
+        'packages/models/src/f3.ts, packages/models/src/f4.ts and 2 more files without touching design/models.md',
+    );
+  });
+
   it('checks every glob of a package', () => {
     repo.write({ 'packages/gc/manifests/rbac.yaml': 'kind: ClusterRole\n' });
     repo.commit('Add RBAC');

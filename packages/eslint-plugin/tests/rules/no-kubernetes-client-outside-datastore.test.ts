@@ -7,6 +7,7 @@ ruleTester.run('no-kubernetes-client-outside-datastore', asEslintRule(noKubernet
   valid: [
     { filename: repoFile('packages/ipam-datastore/src/kubernetes/client.ts'), code: "import { KubeConfig } from '@kubernetes/client-node';" },
     { filename: repoFile('packages/test-utils/src/fake-apiserver.ts'), code: "import * as k8s from '@kubernetes/client-node';" },
+    { filename: repoFile('packages/ipam-datastore/tests/kubernetes/server.ts'), code: "import { ApiException } from '@kubernetes/client-node';" },
     { filename: gcFile, code: "import { createDatastore } from '@ipamkit/ipam-datastore';" },
     { filename: gcFile, code: "import { x } from '@kubernetes/client-node-extra';" },
     {

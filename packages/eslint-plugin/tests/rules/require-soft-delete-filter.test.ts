@@ -3,6 +3,16 @@ import { asEslintRule, repoFile, ruleTester } from '../rule-tester.js';
 
 const k8sFile = repoFile('packages/ipam-datastore/src/kubernetes/block-store.ts');
 
+/** A backend with its own transport: one collection object per kind, filtered by `visibleRows`/`isDeleted`. */
+const collectionStyle = {
+  listFunctions: ['list'],
+  getFunctions: ['get'],
+  receiverPattern: '[cC]ollection$',
+  checkUnknownPlural: true,
+  listHelpers: ['visibleRows'],
+  getHelpers: ['isDeleted'],
+};
+
 ruleTester.run('require-soft-delete-filter', asEslintRule(requireSoftDeleteFilter), {
   valid: [
     {
@@ -42,6 +52,28 @@ ruleTester.run('require-soft-delete-filter', asEslintRule(requireSoftDeleteFilte
       code: "const res = dropDeleted((await api.listClusterCustomObject({ group, version, plural: 'ipamblocks' })).items);",
       options: [{ listHelpers: ['dropDeleted'] }],
     },
+    {
+      filename: k8sFile,
+      code: [
+        'const raw = await this.collection.get(name);',
+        'const model = this.binding.decode(raw);',
+        'if (this.binding.softDelete && this.binding.isDeleted(model)) throw new NotFoundError(name);',
+        'return model;',
+      ].join('\n'),
+      options: [collectionStyle],
+    },
+    {
+      filename: k8sFile,
+      code: 'const { items } = await this.collection.list(selector);\nreturn visibleRows(this.binding, items.map((raw) => decode(raw)));',
+      options: [collectionStyle],
+    },
+    { filename: k8sFile, code: 'const hit = this.cache.get(name);', options: [collectionStyle] },
+    {
+      // Only the list's resourceVersion is used, which soft-deleted items do not change.
+      filename: k8sFile,
+      code: 'let revision = options.fromRevision ?? (await this.collection.list()).resourceVersion;',
+      options: [collectionStyle],
+    },
   ],
   invalid: [
     {
@@ -79,6 +111,12 @@ ruleTester.run('require-soft-delete-filter', asEslintRule(requireSoftDeleteFilte
         'return res.items;',
       ].join('\n'),
       errors: [{ messageId: 'unfilteredList', line: 1, column: 19 }],
+    },
+    {
+      filename: k8sFile,
+      code: 'const raw = await this.collection.get(name);\nreturn this.binding.decode(raw);',
+      options: [collectionStyle],
+      errors: [{ messageId: 'unfilteredGet', line: 1, column: 19, data: { plural: 'soft-deletable objects', helpers: 'isDeleted' } }],
     },
   ],
 });

@@ -3,7 +3,7 @@ import { type Clock, type IpamClient, createIpamClient, systemClock } from '@ipa
 import { Registry } from 'prom-client';
 import type { ClusterView, PodProjection } from '../cluster-view/cluster-view.js';
 import { BATCH_UPDATE_SIZE, BATCH_WAIT_MS, DEFAULT_LEAK_GRACE_PERIOD_MS, DEFAULT_SYNC_PERIOD_MS, MAX_RELEASES_PER_PASS, VM_RECREATION_GRACE_PERIOD_MS } from '../constants.js';
-import { GcConfigError } from '../errors.js';
+import { GcConfigError, UnexpectedReleaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { GcMetrics } from '../metrics/gc-metrics.js';
 import { deleteStaleCalicoNodes } from '../nodes/node-deleter.js';
@@ -316,7 +316,11 @@ export class GcController {
     } catch (err) {
       this.lastSync = { atMs, error: err };
       this.deps.log.warn('garbage collection pass failed; will retry', { error: String(err) });
-      if (this.background) this.retry.scheduleRetry();
+      if (this.background) {
+        // Our picture disagrees with the datastore's: start again from a fresh listing.
+        if (err instanceof UnexpectedReleaseError) void this.refresh().catch((e: unknown) => this.deps.log.warn('re-list failed', { error: String(e) }));
+        this.retry.scheduleRetry();
+      }
       this.refreshMetrics();
       throw err;
     }

@@ -1,4 +1,4 @@
-import { TUNNEL_ATTRIBUTE_TYPES, WINDOWS_RESERVED_HANDLE, isLoadBalancerHandleId } from '@ipamkit/models';
+import { TUNNEL_ATTRIBUTE_TYPES, WINDOWS_RESERVED_HANDLE, isLoadBalancerHandleId, parseTunnelHandleId } from '@ipamkit/models';
 import type { ReleaseOptions } from '@ipamkit/ipam-core';
 import { ATTR_NAMESPACE, ATTR_NODE, ATTR_POD, ATTR_SERVICE, ATTR_TYPE, ATTR_VMI_NAME } from '../constants.js';
 
@@ -48,8 +48,14 @@ export class Allocation {
     return ATTR_VMI_NAME in this.attrs;
   }
 
+  /**
+   * A node tunnel address: Calico's `type` attribute, or (for allocations written without it) a
+   * tunnel handle naming this allocation's node. Either way it is valid while the node exists.
+   */
   isTunnelAddress(): boolean {
-    return TUNNEL_TYPE_VALUES.has(this.attrs[ATTR_TYPE] ?? '');
+    if (TUNNEL_TYPE_VALUES.has(this.attrs[ATTR_TYPE] ?? '')) return true;
+    const tunnel = parseTunnelHandleId(this.handle);
+    return tunnel !== undefined && tunnel.node === this.node;
   }
 
   isWindowsReserved(): boolean {

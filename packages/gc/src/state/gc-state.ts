@@ -4,6 +4,24 @@ import { PoolManager } from './pool-manager.js';
 
 type Block = Versioned<AllocationBlock>;
 
+/**
+ * What the collector keeps of a block: its identity and owner. The core re-reads the block for
+ * every write, so the ordinals need not stay in memory (design/gc.md "Memory").
+ */
+export interface BlockSummary {
+  readonly cidr: string;
+  readonly affinity?: AllocationBlock['affinity'];
+  readonly revision: string;
+  readonly sequenceNumber: bigint;
+}
+
+/** The address at `ordinal`: IPv4 by integer arithmetic (the hot path), IPv6 through models. */
+function addressFor(parsed: ReturnType<typeof parseCidr>, ordinal: number): string {
+  if (parsed.version !== 4) return addressAt(parsed, ordinal);
+  const v = Number(parsed.network) + ordinal;
+  return `${(v >>> 24) & 255}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
+}
+
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   let set = map.get(key);
   if (set === undefined) {
@@ -33,7 +51,7 @@ function sameAttrs(a: Readonly<Record<string, string>>, b: Readonly<Record<strin
  * skip another; `assertConsistentState` checks the result.
  */
 export class GcState {
-  private readonly blocks = new Map<string, Block>();
+  private readonly blocks = new Map<string, BlockSummary>();
   private readonly byBlock = new Map<string, Map<string, Allocation>>();
   private readonly byNode = new Map<string, Map<string, Allocation>>();
   private readonly dirty = new Set<string>();
@@ -60,7 +78,7 @@ export class GcState {
 
   // ---- read-only views ---------------------------------------------------------------------
 
-  get allBlocks(): ReadonlyMap<string, Block> {
+  get allBlocks(): ReadonlyMap<string, BlockSummary> {
     return this.blocks;
   }
   get allocationsByBlock(): ReadonlyMap<string, ReadonlyMap<string, Allocation>> {
@@ -214,7 +232,7 @@ export class GcState {
       }
       const handle = attr?.handleId;
       if (handle === undefined || handle === '') continue;
-      const ip = addressAt(parsed, ordinal);
+      const ip = addressFor(parsed, ordinal);
       const id = allocationId(handle, ip);
       seen.add(id);
       const attrs = attr?.activeOwnerAttrs ?? {};
@@ -237,7 +255,12 @@ export class GcState {
     else this.cold.set(cidr, earliestReleased);
     // 6–7.
     this.pools.onBlockUpdated(cidr);
-    this.blocks.set(cidr, block);
+    this.blocks.set(cidr, {
+      cidr,
+      ...(block.affinity === undefined ? {} : { affinity: block.affinity }),
+      revision: block.revision,
+      sequenceNumber: block.sequenceNumber,
+    });
   }
 
   /**

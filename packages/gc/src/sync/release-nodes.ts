@@ -13,6 +13,9 @@ export async function releaseNodes(deps: SyncDeps, nodes: readonly string[]): Pr
     } catch (err) {
       deps.log.warn('failed to clean up deleted node; will retry', { node, error: String(err) });
       failed.push(node);
+      // Dirty, so the backoff retry (a dirty-only pass) comes back to it even when the node was
+      // found by a full scan with nothing but empty blocks.
+      deps.state.markDirty(node);
       continue;
     }
     deps.metrics?.forgetNodeReclamations(node);

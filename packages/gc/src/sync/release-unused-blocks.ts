@@ -33,7 +33,11 @@ export async function releaseUnusedBlocks(deps: SyncDeps): Promise<number> {
     const block = state.allBlocks.get(cidr);
     if (block === undefined) continue;
     try {
-      await deps.ipam.releaseBlockAffinity(block, true);
+      // The core reads only the CIDR and the affinity, and re-reads the stored block itself.
+      await deps.ipam.releaseBlockAffinity(
+        { cidr: block.cidr, ...(block.affinity === undefined ? {} : { affinity: block.affinity }), allocations: [], unallocated: [], attributes: [], sequenceNumber: block.sequenceNumber, sequenceNumberForAllocation: {}, deleted: false },
+        true,
+      );
     } catch (err) {
       deps.log.warn('failed to release empty block; will retry', { cidr, error: String(err) });
       continue;

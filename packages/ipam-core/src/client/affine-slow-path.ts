@@ -11,7 +11,7 @@ import { getBlockFromAffinity, getPendingAffinity } from './affinity-claims.js';
 import type { AssignContext, AssignRequest } from './assign-context.js';
 import { assignFromBlock } from './assign-from-block.js';
 import { type ClientDeps, collectedBlock } from './client-deps.js';
-import { BlockClaimConflictError, NoFreeBlocksError, StaleAffinityError } from './client-errors.js';
+import { BlockClaimConflictError, BlockFilledError, NoFreeBlocksError, StaleAffinityError } from './client-errors.js';
 import { findUsableBlock } from './find-usable-block.js';
 import { withCasRetry } from './with-cas-retry.js';
 
@@ -30,7 +30,7 @@ export interface AffineLoopState {
 
 const isConflict = (err: unknown): boolean => err instanceof ConflictError;
 const isClaimRace = (err: unknown): boolean =>
-  err instanceof ConflictError || err instanceof BlockClaimConflictError || err instanceof StaleAffinityError;
+  err instanceof ConflictError || err instanceof BlockClaimConflictError || err instanceof StaleAffinityError || err instanceof BlockFilledError;
 
 /**
  * findOrClaimBlock of spec/core.md §8.1: the next remaining affine block with `minFree` room
@@ -68,7 +68,7 @@ export async function findOrClaimBlock(
         { isRetryable: isConflict, operation: `claim block ${subnet}` },
       );
       const free = numFree(collectedBlock(block, ctx.config, now()).block, ctx.reservations);
-      if (free < minFree) throw new ValidationError(`Block '${subnet}' has ${free} free ips which is less than ${minFree} ips required.`);
+      if (free < minFree) throw new BlockFilledError(subnet, free, minFree);
       return { block, newlyClaimed: true };
     },
     { isRetryable: isClaimRace, operation: 'find and claim a new block' },

@@ -75,3 +75,15 @@ export class AlternateOwnerMismatchError extends IpamError {
   override name = 'AlternateOwnerMismatchError';
   readonly category = 'stop-and-re-evaluate';
 }
+
+/**
+ * A block just found or claimed had fewer free addresses than required by the time it was read:
+ * another process on the same host filled it. Calico fails the AutoAssign here; we search again.
+ */
+export class BlockFilledError extends IpamError {
+  override name = 'BlockFilledError';
+  readonly category = 'transient';
+  constructor(readonly cidr: string, readonly free: number, readonly required: number) {
+    super(`Block '${cidr}' has ${free} free ips which is less than ${required} ips required.`);
+  }
+}

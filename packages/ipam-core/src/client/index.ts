@@ -36,6 +36,7 @@ export {
   AlternateOwnerMismatchError,
   BlockChangedError,
   BlockClaimConflictError,
+  BlockFilledError,
   InsufficientIPsByHandleError,
   InvalidSizeError,
   MaxRetriesError,

@@ -23,6 +23,12 @@ import { withCasRetry } from './with-cas-retry.js';
 /** Blocks released concurrently (Calico: one goroutine per CPU). */
 const RELEASE_CONCURRENCY = 4;
 
+/** One block's addresses: canonical for the block logic, as given for the result. */
+interface Group {
+  readonly options: ReleaseOptions[];
+  readonly originals: ReleaseOptions[];
+}
+
 interface GroupOutcome {
   readonly options: ReleaseOptions[];
   readonly unallocated: string[];
@@ -30,7 +36,8 @@ interface GroupOutcome {
 }
 
 /** Release one block's addresses; a stale sequence number or handle fails the whole group (spec/core.md §10 step 6). */
-async function releaseGroup(deps: ClientDeps, config: IPAMConfig, cidr: string, options: ReleaseOptions[]): Promise<GroupOutcome> {
+async function releaseGroup(deps: ClientDeps, config: IPAMConfig, cidr: string, group: Group): Promise<GroupOutcome> {
+  const { options, originals } = group;
   try {
     const outcome = await withCasRetry(
       async () => {
@@ -47,9 +54,9 @@ async function releaseGroup(deps: ClientDeps, config: IPAMConfig, cidr: string, 
       { isRetryable: (err) => err instanceof ConflictError, operation: `release addresses in ${cidr}` },
     );
     if (outcome.block !== undefined) await ensureConsistentAffinity(deps, config, outcome.block);
-    return { options, unallocated: outcome.unallocated };
+    return { options: originals, unallocated: outcome.unallocated };
   } catch (error) {
-    return { options, unallocated: [], error };
+    return { options: originals, unallocated: [], error };
   }
 }
 
@@ -77,7 +84,7 @@ export async function releaseIPs(deps: ClientDeps, opts: ReleaseOptions[]): Prom
   const [pools, config] = await Promise.all([deps.ds.ipPools.list(), readIpamConfig(deps.ds, deps.windowsHost)]);
   const all = defaultedPools(pools);
   const familyBlocks = new Map<IPVersion, Promise<Versioned<AllocationBlock>[]>>();
-  const groups = new Map<string, ReleaseOptions[]>();
+  const groups = new Map<string, Group>();
   const unallocated: string[] = [];
   for (const [i, option] of opts.entries()) {
     const ip = canonical[i] ?? option.address;
@@ -99,11 +106,12 @@ export async function releaseIPs(deps: ClientDeps, opts: ReleaseOptions[]): Prom
       unallocated.push(option.address);
       continue;
     }
-    const group = groups.get(cidr) ?? [];
-    group.push({ ...option, address: ip });
+    const group = groups.get(cidr) ?? { options: [], originals: [] };
+    group.options.push({ ...option, address: ip });
+    group.originals.push(option);
     groups.set(cidr, group);
   }
-  const outcomes = await inBatches([...groups], RELEASE_CONCURRENCY, ([cidr, options]) => releaseGroup(deps, config, cidr, options));
+  const outcomes = await inBatches([...groups], RELEASE_CONCURRENCY, ([cidr, group]) => releaseGroup(deps, config, cidr, group));
   const released: ReleaseOptions[] = [];
   let firstError: unknown;
   for (const outcome of outcomes) {

@@ -32,7 +32,7 @@ async function flaky(failures: number, withTransact: boolean): Promise<{ ds: Dat
             throw new ConflictError('commit');
           });
         };
-  return { ds: { ...base, blocks, ...(transact === undefined ? {} : { transact }), close: () => inner.close() } as Datastore, inner };
+  return { ds: { ...base, blocks, ...(transact === undefined ? {} : { transact }), close: () => inner.close() }, inner };
 }
 
 describe('handle accounting when a block write loses its CAS', () => {

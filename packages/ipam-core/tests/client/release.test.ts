@@ -111,3 +111,12 @@ describe.each(BACKENDS)('releasing on $name', (backend) => {
     await expect(ipam.releaseIPs([{ address: 'not-an-ip' }])).rejects.toMatchObject({ name: 'ValidationError' });
   });
 });
+
+describe('releaseIPs results', () => {
+  it('reports the options as the caller wrote them', async () => {
+    const { ipam } = await world(BACKENDS[0]!, { pools: [{ name: 'v6', cidr: 'fd00::/120', blockSize: 122 }] });
+    await ipam.assignIP({ ip: 'fd00::5', hostname: 'node-a', intendedUse: 'Workload' });
+    const written = { address: 'FD00:0:0::5' };
+    expect(await ipam.releaseIPs([written])).toEqual({ unallocated: [], released: [written] });
+  });
+});

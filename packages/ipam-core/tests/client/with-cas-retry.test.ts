@@ -5,10 +5,9 @@ import { DATASTORE_RETRIES, MaxRetriesError, withCasRetry } from '../../src/inde
 describe('withCasRetry', () => {
   it('retries transient errors until the function succeeds', async () => {
     let calls = 0;
-    const result = await withCasRetry(async (attempt) => {
+    const result = await withCasRetry((attempt) => {
       calls += 1;
-      if (attempt < 3) throw new ConflictError('k');
-      return 'done';
+      return attempt < 3 ? Promise.reject(new ConflictError('k')) : Promise.resolve('done');
     });
     expect(result).toBe('done');
     expect(calls).toBe(4);
@@ -16,9 +15,9 @@ describe('withCasRetry', () => {
 
   it('surfaces a non-transient error at once', async () => {
     let calls = 0;
-    const failing = withCasRetry(async () => {
+    const failing = withCasRetry(() => {
       calls += 1;
-      throw new NotFoundError('k');
+      return Promise.reject(new NotFoundError('k'));
     });
     await expect(failing).rejects.toBeInstanceOf(NotFoundError);
     expect(calls).toBe(1);
@@ -26,9 +25,9 @@ describe('withCasRetry', () => {
 
   it('gives up after 100 attempts with the last error as cause', async () => {
     let calls = 0;
-    const err: unknown = await withCasRetry(async () => {
+    const err: unknown = await withCasRetry(() => {
       calls += 1;
-      throw new ConflictError(`k${calls}`);
+      return Promise.reject(new ConflictError(`k${calls}`));
     }).catch((e: unknown) => e);
     expect(calls).toBe(DATASTORE_RETRIES);
     expect(err).toBeInstanceOf(MaxRetriesError);
@@ -38,9 +37,9 @@ describe('withCasRetry', () => {
   it('does not multiply nested loops: an inner exhaustion is not retried by the outer loop', async () => {
     let inner = 0;
     const err: unknown = await withCasRetry(() =>
-      withCasRetry(async () => {
+      withCasRetry(() => {
         inner += 1;
-        throw new ConflictError('k');
+        return Promise.reject(new ConflictError('k'));
       }, { attempts: 3 }),
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MaxRetriesError);
@@ -51,9 +50,9 @@ describe('withCasRetry', () => {
     let calls = 0;
     await expect(
       withCasRetry(
-        async () => {
+        () => {
           calls += 1;
-          throw new ConflictError('k');
+          return Promise.reject(new ConflictError('k'));
         },
         { isRetryable: () => false },
       ),

@@ -1,8 +1,8 @@
 import { Etcd3 } from 'etcd3';
-import { ValidationError, type Datastore, type DatastoreTx } from '@ipamkit/models';
+import { ValidationError, type Datastore } from '@ipamkit/models';
 import { EtcdKv } from './etcd-kv.js';
 import { etcdStores } from './etcd-stores.js';
-import { runTransaction } from './etcd-transaction.js';
+import { runTransaction, type TxReads } from './etcd-transaction.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-unavailable.js';
 import { SnapshotKv } from './snapshot-kv.js';
 
@@ -21,7 +21,7 @@ export interface EtcdDatastoreConfig {
 }
 
 /** The read side of a transaction: every read pinned to one revision. */
-function snapshotReads(kv: EtcdKv): Omit<DatastoreTx, 'write'> {
+function snapshotReads(kv: EtcdKv): TxReads {
   const s = etcdStores(new SnapshotKv(kv));
   return {
     blocks: { get: (cidr) => s.blocks.get(cidr), list: (options) => s.blocks.list(options) },

@@ -1,6 +1,5 @@
 import {
   CodecError,
-  ETCD_BLOCK_PREFIX,
   ETCD_HANDLE_PREFIX,
   ETCD_IPAM_ROOT,
   ETCD_IPPOOL_PREFIX,
@@ -179,4 +178,3 @@ export function blockRanges(ipVersion?: IPVersion): KeyRange[] {
   return [{ start: etcdBlockPrefix(ipVersion) }];
 }
 
-export { ETCD_BLOCK_PREFIX as BLOCK_PREFIX };

@@ -67,7 +67,7 @@ export async function commitWrites(kv: EtcdKv, writes: readonly TxWrite[]): Prom
   throw new ConflictError('transaction');
 }
 
-/** The body's view: plain reads from the stores (concurrent where the body awaits them together). */
+/** The body's reads: the stores' readers over a snapshot (see snapshot-kv.ts). */
 export type TxReads = Omit<DatastoreTx, 'write'>;
 
 export async function runTransaction<R>(kv: EtcdKv, reads: TxReads, body: (tx: DatastoreTx) => Promise<R>): Promise<R> {
@@ -80,8 +80,13 @@ export async function runTransaction<R>(kv: EtcdKv, reads: TxReads, body: (tx: D
       writes.push(write);
     },
   };
-  const result = await body(tx);
-  open = false;
+  let result: R;
+  try {
+    result = await body(tx);
+  } finally {
+    // A body that threw commits nothing; either way, later writes are a bug in the caller.
+    open = false;
+  }
   await commitWrites(kv, writes);
   return result;
 }

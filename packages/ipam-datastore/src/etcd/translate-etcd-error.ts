@@ -46,7 +46,3 @@ export function translateEtcdError(err: unknown, identifier: string): IpamError 
   return new DatastoreUnavailableError(`etcd unavailable for ${identifier}: ${message}`, options);
 }
 
-/** Errors worth retrying inside the backend: the request most likely never reached etcd. */
-export function isRetryableUnavailable(err: unknown): boolean {
-  return err instanceof DatastoreUnavailableError;
-}

@@ -19,9 +19,13 @@ export interface ModelBinding<T> {
   markDeleted(model: Versioned<T>): Versioned<T>;
 }
 
-/** The one filter every read path uses: soft-deleted rows do not exist for readers (§10.3). */
+/** The one test every read path (get, list, watch) applies: soft-deleted rows do not exist for readers (§10.3). */
+export function isVisible<T>(binding: ModelBinding<T>, row: T): boolean {
+  return !binding.softDelete || !binding.isDeleted(row);
+}
+
 export function visibleRows<T>(binding: ModelBinding<T>, rows: Versioned<T>[]): Versioned<T>[] {
-  return binding.softDelete ? rows.filter((row) => !binding.isDeleted(row)) : rows;
+  return rows.filter((row) => isVisible(binding, row));
 }
 
 interface RawWatchEvent {
@@ -45,7 +49,7 @@ export class CrdModelStore<T> {
     const raw = await this.collection.get(name);
     const model = this.binding.decode(raw);
     if (!matches(model)) throw new NotFoundError(`${this.collection.ref.plural}/${name}`);
-    if (this.binding.softDelete && this.binding.isDeleted(model)) {
+    if (!isVisible(this.binding, model)) {
       // Finish the half-done delete as Calico's Get does, then report the row as gone.
       await this.hardDelete(raw).catch(() => undefined);
       throw new NotFoundError(`${this.collection.ref.plural}/${name}`);
@@ -70,7 +74,7 @@ export class CrdModelStore<T> {
       if (!(err instanceof AlreadyExistsError) || !this.binding.softDelete) throw err;
       // A soft-deleted row under the same name is invisible: finish its deletion and create again.
       const existing = await this.collection.get(this.binding.nameOf(model));
-      if (!this.binding.isDeleted(this.binding.decode(existing))) throw err;
+      if (isVisible(this.binding, this.binding.decode(existing))) throw err;
       await this.hardDelete(existing);
       return this.binding.decode(await this.collection.create(body));
     }
@@ -139,7 +143,7 @@ export class CrdModelStore<T> {
   private translate(type: string | undefined, raw: RawObject, revision: string): WatchEvent<T> | undefined {
     const model = this.binding.decode(raw);
     const key = this.binding.keyOf(model);
-    const deleted = this.binding.softDelete && this.binding.isDeleted(model);
+    const deleted = !isVisible(this.binding, model);
     switch (type) {
       case 'ADDED':
         return deleted ? undefined : { type: 'added', key, object: model, revision };

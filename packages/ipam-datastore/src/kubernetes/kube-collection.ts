@@ -93,7 +93,7 @@ export class KubeCollection {
   }
 
   /** Raw watch events (`{type, object}`) after `resourceVersion`, with bookmarks. */
-  watch(resourceVersion: string, signal: AbortSignal): AsyncGenerator<unknown> {
+  watch(resourceVersion: string, signal: AbortSignal): AsyncGenerator {
     return this.transport.stream(
       {
         method: 'GET',

@@ -62,7 +62,7 @@ export class KubeTransport {
   }
 
   /** A streaming GET (watch): yields each JSON line decoded; ends when the server or `signal` does. */
-  async *stream(req: KubeRequest, signal: AbortSignal): AsyncGenerator<unknown> {
+  async *stream(req: KubeRequest, signal: AbortSignal): AsyncGenerator {
     let res: IncomingMessage;
     try {
       res = await this.open(req, signal);

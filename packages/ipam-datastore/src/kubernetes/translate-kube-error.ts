@@ -20,7 +20,7 @@ interface KubeStatus {
 function parseStatus(text: string): KubeStatus {
   try {
     const parsed = parseWireJson(text);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as KubeStatus) : {};
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
   } catch {
     return {};
   }

@@ -3,9 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Datastore } from '@ipamkit/models';
 import { startKubeApiServer, type KubeApiServer } from '@ipamkit/test-utils';
-import { createKubernetesDatastore } from '../../src/kubernetes/index.js';
+import { createKubernetesDatastore, type KubernetesApiGroup } from '../../src/kubernetes/index.js';
 
 export const CRD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../manifests/crds');
+export const CRD_V3_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../manifests/crds-v3');
 export const RBAC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../manifests/rbac');
 
 export interface KubeHarness {
@@ -22,9 +23,15 @@ export function kubeConfigFor(server: KubeApiServer, token = server.token): Kube
 }
 
 /** A fresh API test server serving our CRD manifests, and a Kubernetes datastore talking to it. */
-export async function startKubeHarness(options: { maxHistory?: number } = {}): Promise<KubeHarness> {
-  const server = await startKubeApiServer({ crdDirectories: [CRD_DIR], bookmarkIntervalMs: 200, initialNamespaces: [], ...options });
-  const datastore = await createKubernetesDatastore({ kubeconfig: kubeConfigFor(server) });
+export async function startKubeHarness(options: { maxHistory?: number; apiGroup?: KubernetesApiGroup } = {}): Promise<KubeHarness> {
+  const v3 = options.apiGroup === 'projectcalico.org/v3';
+  const server = await startKubeApiServer({
+    crdDirectories: [v3 ? CRD_V3_DIR : CRD_DIR],
+    bookmarkIntervalMs: 200,
+    initialNamespaces: [],
+    ...(options.maxHistory === undefined ? {} : { maxHistory: options.maxHistory }),
+  });
+  const datastore = await createKubernetesDatastore({ kubeconfig: kubeConfigFor(server), ...(options.apiGroup === undefined ? {} : { apiGroup: options.apiGroup }) });
   return {
     server,
     datastore,

@@ -66,7 +66,7 @@ describe('kubernetes backend on the wire', () => {
       'projectcalico.org/ip-version': '4',
     };
     expect(raw?.['metadata']).toMatchObject({ labels });
-    const annotation = JSON.parse(String((raw?.['metadata'] as { annotations: Record<string, string> }).annotations['projectcalico.org/metadata'])) as unknown;
+    const annotation = JSON.parse((raw?.['metadata'] as { annotations: Record<string, string> }).annotations['projectcalico.org/metadata']!) as unknown;
     expect(annotation).toEqual({ creationTimestamp: null, labels });
     expect(raw?.['spec']).toEqual({ state: 'confirmed', node: 'node-a', type: 'host', cidr: '10.0.0.0/26', deleted: 'false' });
   });
@@ -103,12 +103,23 @@ describe('kubernetes backend on the wire', () => {
   it('exposes the bit-reversed UID and sends the real one back', async () => {
     const created = await h.datastore.blocks.create(block('10.0.0.0/30'));
     const raw = h.server.readRaw({ group: GROUP, plural: 'ipamblocks', name: '10-0-0-0-30' });
-    const realUid = String((raw?.['metadata'] as { uid: string }).uid);
+    const realUid = (raw?.['metadata'] as { uid: string }).uid;
     expect(created.uid).toBe(translateUid(realUid));
     expect(created.uid).not.toBe(realUid);
     // An update carries the UID; were it not translated back, the server would refuse it.
     const updated = await h.datastore.blocks.update({ ...created, unallocated: [2, 3, 1] });
     expect(updated.unallocated).toEqual([2, 3, 1]);
+  });
+
+  it('deletes a block by a soft-delete CAS and then a hard delete guarded by the real UID', async () => {
+    const created = await h.datastore.blocks.create(block('10.0.0.0/30'));
+    const realUid = (h.server.readRaw({ group: GROUP, plural: 'ipamblocks', name: '10-0-0-0-30' })?.['metadata'] as { uid: string }).uid;
+    await h.datastore.blocks.delete(created);
+    const writes = h.server.requests.filter((r) => r.path.endsWith('/ipamblocks/10-0-0-0-30') && r.method !== 'GET');
+    expect(writes.map((r) => r.method)).toEqual(['PUT', 'DELETE']);
+    expect(writes[0]?.body).toMatchObject({ metadata: { resourceVersion: created.revision, uid: realUid }, spec: { deleted: true } });
+    expect(writes[1]?.body).toMatchObject({ kind: 'DeleteOptions', preconditions: { uid: realUid } });
+    expect(h.server.readRaw({ group: GROUP, plural: 'ipamblocks', name: '10-0-0-0-30' })).toBeUndefined();
   });
 
   it.each([
@@ -148,5 +159,32 @@ describe('kubernetes backend on the wire', () => {
     await h.datastore.upgradeHost('node-a');
     expect((await h.datastore.affinities.list({ host: 'node-a' })).map((a) => a.cidr)).toEqual(['10.0.0.0/26']);
     expect(h.server.readRaw({ group: GROUP, plural: 'blockaffinities', name: 'node-b-10-0-0-0-26' })?.['metadata']).not.toHaveProperty('labels');
+  });
+});
+
+describe('kubernetes backend on the wire, projectcalico.org/v3', () => {
+  let v3: KubeHarness;
+  beforeEach(async () => {
+    v3 = await startKubeHarness({ apiGroup: 'projectcalico.org/v3' });
+  });
+  afterEach(async () => {
+    await v3.close();
+  });
+
+  it('writes affinities with a boolean deleted, no metadata annotation, and exposes the real UID', async () => {
+    const created = await v3.datastore.affinities.create({ host: 'node-a', type: 'host', cidr: '10.0.0.0/26', state: 'confirmed', deleted: false });
+    const raw = v3.server.readRaw({ group: 'projectcalico.org', plural: 'blockaffinities', name: 'node-a-10-0-0-0-26' });
+    expect(raw?.['apiVersion']).toBe('projectcalico.org/v3');
+    expect(raw?.['spec']).toEqual({ state: 'confirmed', node: 'node-a', type: 'host', cidr: '10.0.0.0/26', deleted: false });
+    expect(raw?.['metadata']).not.toHaveProperty('annotations');
+    expect(created.uid).toBe((raw?.['metadata'] as { uid: string }).uid);
+  });
+
+  it('stores the IPAM config as an IPAMConfiguration named default', async () => {
+    await v3.datastore.ipamConfig.create({ strictAffinity: true, autoAllocateBlocks: true, maxBlocksPerHost: 4, ipCooldownSeconds: 0 });
+    expect(v3.server.readRaw({ group: 'projectcalico.org', plural: 'ipamconfigurations', name: 'default' })).toMatchObject({
+      kind: 'IPAMConfiguration',
+      spec: { strictAffinity: true, autoAllocateBlocks: true, maxBlocksPerHost: 4 },
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CORE_RESOURCE_TYPES, loadCrdDirectory, loadManifestDocuments } from '@ipamkit/test-utils';
-import { CRD_DIR, RBAC_DIR } from './kube-test-server.js';
+import { CRD_DIR, CRD_V3_DIR, RBAC_DIR } from './kube-test-server.js';
 
 interface PolicyRule {
   apiGroups?: string[];
@@ -39,6 +39,19 @@ describe('CRD manifests', () => {
     expect(spec('blockaffinities')?.['deleted']).toMatchObject({ type: 'string' });
     expect(spec('ipamhandles')?.['deleted']).toMatchObject({ type: 'boolean' });
     expect(spec('ipamconfigs')?.['maxBlocksPerHost']).toMatchObject({ minimum: 0, maximum: 2147483647 });
+  });
+});
+
+describe('v3-group CRD manifests', () => {
+  it('define the same kinds in projectcalico.org/v3, the config as IPAMConfiguration', () => {
+    expect(loadCrdDirectory(CRD_V3_DIR).map((t) => `${t.group}/${t.version}/${t.plural}:${t.kind}`).sort()).toEqual([
+      'projectcalico.org/v3/blockaffinities:BlockAffinity',
+      'projectcalico.org/v3/ipamblocks:IPAMBlock',
+      'projectcalico.org/v3/ipamconfigurations:IPAMConfiguration',
+      'projectcalico.org/v3/ipamhandles:IPAMHandle',
+      'projectcalico.org/v3/ippools:IPPool',
+      'projectcalico.org/v3/ipreservations:IPReservation',
+    ]);
   });
 });
 

@@ -39,6 +39,8 @@ export interface RecordedRequest {
   readonly method: string;
   readonly path: string;
   readonly query: Record<string, string>;
+  /** The decoded request body, when there was one. */
+  body?: JsonValue;
 }
 
 export interface RawObjectRef {
@@ -143,7 +145,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
-    requests.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams) });
+    const record: RecordedRequest = { method, path: url.pathname, query: Object.fromEntries(url.searchParams) };
+    requests.push(record);
     if (requests.length > 1000) requests.shift();
     if (req.headers.authorization !== `Bearer ${token}`) throw statusErrors.unauthorized();
     const failure = failures.find((f) => (f.failure.method ?? method) === method && url.pathname.includes(f.failure.pathIncludes ?? ''));
@@ -161,6 +164,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     let body: JsonValue | undefined;
     try {
       body = text.trim() === '' ? undefined : parseLosslessJson(text);
+      if (body !== undefined) record.body = body;
     } catch (err) {
       if (err instanceof JsonSyntaxError) throw statusErrors.badRequest(`the body of the request could not be decoded: ${err.message}`);
       throw err;

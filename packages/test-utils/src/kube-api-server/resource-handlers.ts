@@ -260,8 +260,8 @@ export class ResourceHandlers {
     const errors = [...nameErrors(name, NAME_RULES[type.plural] ?? 'subdomain'), ...metadataErrors(meta)];
     let out = obj;
     if (type.schema !== undefined) {
-      const { metadata: _ignored, ...rest } = obj;
-      const result = validateAgainstSchema(rest, type.schema);
+      // metadata is the server's, not the schema's: validate the rest with an empty stand-in.
+      const result = validateAgainstSchema({ ...obj, metadata: {} }, type.schema);
       errors.push(...result.errors);
       if (isObject(result.value)) out = { ...result.value, apiVersion: apiVersionOf(type), kind: type.kind, metadata: meta };
     }

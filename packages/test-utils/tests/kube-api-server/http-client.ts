@@ -33,28 +33,51 @@ export async function call(server: KubeApiServer, method: string, path: string, 
   return { status: res.status, body: text === '' ? undefined : parseLosslessJson(text) };
 }
 
-/** Opens a watch and reads `count` events (or until the server ends the stream). */
-export async function watchEvents(server: KubeApiServer, path: string, count: number): Promise<unknown[]> {
+export interface OpenWatch {
+  /** The next event, or undefined once the server ended the stream. */
+  next(): Promise<unknown>;
+  close(): void;
+}
+
+/** Opens a watch stream; events are read one at a time, so a test can act between them. */
+export async function openWatch(server: KubeApiServer, path: string): Promise<OpenWatch> {
   const abort = new AbortController();
   const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${server.token}` }, signal: abort.signal });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
-  const events: unknown[] = [];
   let buffered = '';
+  return {
+    async next() {
+      for (;;) {
+        const nl = buffered.indexOf('\n');
+        if (nl >= 0) {
+          const line = buffered.slice(0, nl);
+          buffered = buffered.slice(nl + 1);
+          return parseLosslessJson(line);
+        }
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        buffered += decoder.decode(value, { stream: true });
+      }
+    },
+    close() {
+      abort.abort();
+    },
+  };
+}
+
+/** Opens a watch and reads `count` events (fewer if the server ends the stream). */
+export async function watchEvents(server: KubeApiServer, path: string, count: number): Promise<unknown[]> {
+  const watch = await openWatch(server, path);
+  const events: unknown[] = [];
   try {
     while (events.length < count) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffered += decoder.decode(value, { stream: true });
-      let nl = buffered.indexOf('\n');
-      while (nl >= 0 && events.length < count) {
-        events.push(parseLosslessJson(buffered.slice(0, nl)));
-        buffered = buffered.slice(nl + 1);
-        nl = buffered.indexOf('\n');
-      }
+      const event = await watch.next();
+      if (event === undefined) break;
+      events.push(event);
     }
   } finally {
-    abort.abort();
+    watch.close();
   }
   return events;
 }

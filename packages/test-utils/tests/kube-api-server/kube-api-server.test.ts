@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startKubeApiServer, type KubeApiServer } from '../../src/kube-api-server/index.js';
-import { at, call, str, watchEvents, widget } from './http-client.js';
+import { at, call, openWatch, str, watchEvents, widget } from './http-client.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const WIDGETS = '/apis/test.ipamkit.io/v1/widgets';
@@ -225,10 +225,14 @@ describe('startKubeApiServer: watch', () => {
 
   it('starts with synthetic ADDED events without a resourceVersion, then streams live changes', async () => {
     await call(server, 'POST', WIDGETS, widget('old'));
-    const pending = watchEvents(server, `${WIDGETS}?watch=true`, 2);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await call(server, 'POST', WIDGETS, widget('new'));
-    expect((await pending).map(summary)).toEqual(['ADDED:old', 'ADDED:new']);
+    const watch = await openWatch(server, `${WIDGETS}?watch=true`);
+    try {
+      const first = await watch.next();
+      await call(server, 'POST', WIDGETS, widget('new'));
+      expect([first, await watch.next()].map(summary)).toEqual(['ADDED:old', 'ADDED:new']);
+    } finally {
+      watch.close();
+    }
   });
 
   it('ends with an ERROR event carrying 410 when the resourceVersion was compacted', async () => {

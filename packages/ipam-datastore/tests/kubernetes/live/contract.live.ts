@@ -1,5 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { encodeV1, NotFoundError, type Model, type WireKind } from '@ipamkit/models';
+import { encodeV1, NotFoundError, type Datastore, type Model, type ResourceStore, type WireKind } from '@ipamkit/models';
 import { runDatastoreContract, type SoftDeletedRow } from '@ipamkit/test-utils';
 import { createKubernetesDatastore } from '../../../src/kubernetes/index.js';
 import { KubeCollection, type RawObject } from '../../../src/kubernetes/kube-collection.js';
@@ -56,13 +56,39 @@ async function wipe(): Promise<void> {
   for (const name of CONTRACT_NAMESPACES) await removeAndWait(namespaces, name);
 }
 
+/**
+ * A real cluster has Nodes and Namespaces of its own (the suite expects an empty store): the
+ * suite sees only the names that did not exist before the run.
+ */
+function hidingPreexisting<T extends { name: string }>(store: ResourceStore<T>, preexisting: ReadonlySet<string>): ResourceStore<T> {
+  const mine = <R extends { name: string }>(rows: R[]): R[] => rows.filter((r) => !preexisting.has(r.name));
+  return {
+    ...store,
+    list: async () => mine(await store.list()),
+    listWithRevision: async () => {
+      const { items, revision } = await store.listWithRevision();
+      return { items: mine(items), revision };
+    },
+  };
+}
+
+let preexisting: { nodes: Set<string>; namespaces: Set<string> } | undefined;
+
+async function withoutClusterObjects(datastore: Datastore): Promise<Datastore> {
+  preexisting ??= {
+    nodes: new Set((await datastore.nodes.list()).map((n) => n.name).filter((n) => !CONTRACT_NODES.includes(n))),
+    namespaces: new Set((await datastore.namespaces.list()).map((n) => n.name).filter((n) => !CONTRACT_NAMESPACES.includes(n))),
+  };
+  return { ...datastore, nodes: hidingPreexisting(datastore.nodes, preexisting.nodes), namespaces: hidingPreexisting(datastore.namespaces, preexisting.namespaces) };
+}
+
 runDatastoreContract(
   `kubernetes (live cluster ${kc.getCurrentCluster()?.server ?? '?'})`,
   async () => {
     await wipe();
     const datastore = await createKubernetesDatastore({ kubeconfig: kc });
     return {
-      datastore,
+      datastore: await withoutClusterObjects(datastore),
       cleanup: async () => {
         await datastore.close();
         await wipe();

@@ -886,6 +886,19 @@ var AlternateOwnerMismatchError = class extends IpamError2 {
   name = "AlternateOwnerMismatchError";
   category = "stop-and-re-evaluate";
 };
+var BlockFilledError = class extends IpamError2 {
+  constructor(cidr, free, required) {
+    super(`Block '${cidr}' has ${free} free ips which is less than ${required} ips required.`);
+    this.cidr = cidr;
+    this.free = free;
+    this.required = required;
+  }
+  cidr;
+  free;
+  required;
+  name = "BlockFilledError";
+  category = "transient";
+};
 
 // src/client/client-deps.ts
 import {
@@ -1545,7 +1558,7 @@ async function findUsableBlock(deps, ctx, req) {
 
 // src/client/affine-slow-path.ts
 var isConflict = (err) => err instanceof ConflictError4;
-var isClaimRace = (err) => err instanceof ConflictError4 || err instanceof BlockClaimConflictError || err instanceof StaleAffinityError;
+var isClaimRace = (err) => err instanceof ConflictError4 || err instanceof BlockClaimConflictError || err instanceof StaleAffinityError || err instanceof BlockFilledError;
 async function findOrClaimBlock(deps, ctx, req, state, minFree) {
   const now = () => deps.clock.now();
   for (let cidr = state.remaining.shift(); cidr !== void 0; cidr = state.remaining.shift()) {
@@ -1570,7 +1583,7 @@ async function findOrClaimBlock(deps, ctx, req, state, minFree) {
         { isRetryable: isConflict, operation: `claim block ${subnet}` }
       );
       const free = numFree(collectedBlock(block, ctx.config, now()).block, ctx.reservations);
-      if (free < minFree) throw new ValidationError8(`Block '${subnet}' has ${free} free ips which is less than ${minFree} ips required.`);
+      if (free < minFree) throw new BlockFilledError(subnet, free, minFree);
       return { block, newlyClaimed: true };
     },
     { isRetryable: isClaimRace, operation: "find and claim a new block" }
@@ -2119,7 +2132,8 @@ import {
   ValidationError as ValidationError14
 } from "@ipamkit/models";
 var RELEASE_CONCURRENCY = 4;
-async function releaseGroup(deps, config, cidr, options) {
+async function releaseGroup(deps, config, cidr, group) {
+  const { options, originals } = group;
   try {
     const outcome = await withCasRetry(
       async () => {
@@ -2136,9 +2150,9 @@ async function releaseGroup(deps, config, cidr, options) {
       { isRetryable: (err) => err instanceof ConflictError10, operation: `release addresses in ${cidr}` }
     );
     if (outcome.block !== void 0) await ensureConsistentAffinity(deps, config, outcome.block);
-    return { options, unallocated: outcome.unallocated };
+    return { options: originals, unallocated: outcome.unallocated };
   } catch (error) {
-    return { options, unallocated: [], error };
+    return { options: originals, unallocated: [], error };
   }
 }
 async function inBatches(items, limit, run) {
@@ -2179,11 +2193,12 @@ async function releaseIPs(deps, opts) {
       unallocated.push(option.address);
       continue;
     }
-    const group = groups.get(cidr) ?? [];
-    group.push({ ...option, address: ip });
+    const group = groups.get(cidr) ?? { options: [], originals: [] };
+    group.options.push({ ...option, address: ip });
+    group.originals.push(option);
     groups.set(cidr, group);
   }
-  const outcomes = await inBatches([...groups], RELEASE_CONCURRENCY, ([cidr, options]) => releaseGroup(deps, config, cidr, options));
+  const outcomes = await inBatches([...groups], RELEASE_CONCURRENCY, ([cidr, group]) => releaseGroup(deps, config, cidr, group));
   const released = [];
   let firstError;
   for (const outcome of outcomes) {
@@ -2402,6 +2417,7 @@ export {
   AlternateOwnerMismatchError,
   BlockChangedError,
   BlockClaimConflictError,
+  BlockFilledError,
   DATASTORE_RETRIES,
   EMPTY_BLOCK_MIN_RECLAIM_AGE_MS,
   HandleCountError,

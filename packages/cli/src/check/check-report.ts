@@ -1,0 +1,85 @@
+import { CLI_VERSION } from '../version.js';
+import type { CheckedAllocation, CheckResult, LeakedHandle } from './ipam-check.js';
+import type { Finding } from './structural-findings.js';
+
+/** One entry of the report's `allocations` map: calicoctl's keys, then ours. */
+export interface ReportAllocation {
+  ip: string;
+  handle?: string;
+  sequenceNumber: bigint;
+  pod?: string;
+  namespace?: string;
+  node?: string;
+  type?: string;
+  creationTimestamp?: string;
+  inUse: boolean;
+  borrowed?: boolean;
+  coolingDown?: boolean;
+  owners: string[] | null;
+  block?: string;
+  classification?: string;
+  reason?: string;
+  releasable?: boolean;
+}
+
+/**
+ * The `-o FILE` report: calicoctl's format (spec/cli.md §3.4) so its tooling can read it, plus
+ * ipamkit's fields. With no ClusterInformation in our datastores, `clusterGUID` carries the pool
+ * fingerprint and `clusterInformationRevision` is empty (design/cli.md "Releasing from a report").
+ */
+export interface CheckReport {
+  version: string;
+  clusterGUID: string;
+  datastoreLocked: boolean;
+  clusterInformationRevision: string;
+  clusterType: string;
+  allocations: Record<string, ReportAllocation[]>;
+  leakedHandles?: LeakedHandle[];
+  generatedAt?: string;
+  datastoreKind?: string;
+  findings?: Finding[];
+  problems?: number;
+}
+
+function reportAllocation(a: CheckedAllocation): ReportAllocation {
+  // Key order is the report's field order; optional calicoctl keys are dropped when empty (omitempty).
+  return {
+    ip: a.ip,
+    ...(a.handle === undefined ? {} : { handle: a.handle }),
+    sequenceNumber: a.sequenceNumber,
+    ...(a.pod === undefined ? {} : { pod: a.pod }),
+    ...(a.namespace === undefined ? {} : { namespace: a.namespace }),
+    ...(a.node === undefined ? {} : { node: a.node }),
+    ...(a.type === undefined ? {} : { type: a.type }),
+    ...(a.creationTimestamp === undefined ? {} : { creationTimestamp: a.creationTimestamp }),
+    inUse: a.inUse,
+    ...(a.borrowed ? { borrowed: true } : {}),
+    ...(a.coolingDown ? { coolingDown: true } : {}),
+    owners: a.owners,
+    block: a.block,
+    classification: a.classification,
+    reason: a.reason,
+    releasable: a.releasable,
+  };
+}
+
+export function checkReport(result: CheckResult): CheckReport {
+  const allocations: Record<string, ReportAllocation[]> = {};
+  // calicoctl sorts the map's keys as strings, not numerically.
+  for (const a of [...result.allocations].sort((x, y) => (x.ip < y.ip ? -1 : x.ip > y.ip ? 1 : 0))) {
+    (allocations[a.ip] ??= []).push(reportAllocation(a));
+  }
+  return {
+    version: CLI_VERSION,
+    clusterGUID: result.clusterFingerprint,
+    datastoreLocked: false,
+    clusterInformationRevision: '',
+    clusterType: `ipamkit,${result.datastoreKind}`,
+    allocations,
+    ...(result.leakedHandles.length === 0 ? {} : { leakedHandles: result.leakedHandles }),
+    generatedAt: result.generatedAt,
+    datastoreKind: result.datastoreKind,
+    findings: result.findings,
+    problems: result.problems,
+  };
+}

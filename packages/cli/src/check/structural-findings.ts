@@ -1,0 +1,92 @@
+import { cidrContains, sanitizeHandleId, WINDOWS_RESERVED_HANDLE, type AllocationBlock, type BlockAffinity, type IPAMHandle, type Versioned } from '@ipamkit/models';
+import { compareAddresses } from '../address-order.js';
+import { blockProblem } from './validate-block.js';
+
+export type FindingKind =
+  | 'invalid-block'
+  | 'block-without-affinity'
+  | 'affinity-without-block'
+  | 'leaked-handle'
+  | 'missing-handle'
+  | 'in-use-without-allocation'
+  | 'in-use-outside-pools';
+
+/** A problem that is not about one allocation's owner. */
+export interface Finding {
+  readonly kind: FindingKind;
+  readonly subject: string;
+  readonly reason: string;
+  /** Counted in the problem total; missing handles and pending affinities are informational. */
+  readonly problem: boolean;
+}
+
+const affinityKey = (host: string, type: string, cidr: string): string => `${type}:${host}:${cidr}`;
+
+export function blockFindings(blocks: readonly AllocationBlock[], affinities: readonly BlockAffinity[], now: Date): Finding[] {
+  const findings: Finding[] = [];
+  const affinityKeys = new Set(affinities.map((a) => affinityKey(a.host, a.type, a.cidr)));
+  const blockCidrs = new Set(blocks.map((b) => b.cidr));
+  for (const block of blocks) {
+    const problem = blockProblem(block, now);
+    if (problem !== undefined) findings.push({ kind: 'invalid-block', subject: block.cidr, reason: problem, problem: true });
+    const owner = block.affinity;
+    if (owner !== undefined && !affinityKeys.has(affinityKey(owner.host, owner.type, block.cidr))) {
+      findings.push({
+        kind: 'block-without-affinity',
+        subject: block.cidr,
+        reason: `block names ${owner.type}:${owner.host} but no such block affinity exists`,
+        problem: true,
+      });
+    }
+  }
+  for (const affinity of affinities) {
+    if (blockCidrs.has(affinity.cidr)) continue;
+    const pending = affinity.state === 'pending';
+    findings.push({
+      kind: 'affinity-without-block',
+      subject: `${affinity.type}:${affinity.host} ${affinity.cidr}`,
+      reason: pending ? 'pending affinity whose block is not created yet (a claim in progress, or one that died)' : `${affinity.state === '' ? 'legacy' : affinity.state} affinity for a block that does not exist`,
+      problem: !pending,
+    });
+  }
+  return findings;
+}
+
+/** Handle objects no block references (leaked), and references to handles that do not exist. */
+export function handleFindings(
+  handles: readonly Versioned<IPAMHandle>[],
+  referenced: ReadonlySet<string>,
+): { findings: Finding[]; leaked: Versioned<IPAMHandle>[] } {
+  const stored = new Set(handles.map((h) => h.handleId));
+  const leaked = handles.filter((h) => !referenced.has(sanitizeHandleId(h.handleId)));
+  const findings: Finding[] = leaked.map((h) => ({
+    kind: 'leaked-handle',
+    subject: h.handleId,
+    reason: 'handle object is not referenced by any block allocation',
+    problem: true,
+  }));
+  for (const id of [...referenced].sort()) {
+    if (id.toLowerCase() === WINDOWS_RESERVED_HANDLE || stored.has(id)) continue;
+    findings.push({ kind: 'missing-handle', subject: id, reason: 'used in a block but no handle object exists', problem: false });
+  }
+  return { findings, leaked };
+}
+
+/** IPs that live owners use but IPAM never allocated. */
+export function unallocatedInUseFindings(
+  owners: ReadonlyMap<string, readonly string[]>,
+  allocated: ReadonlySet<string>,
+  activePoolCidrs: readonly string[],
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const ip of [...owners.keys()].sort(compareAddresses)) {
+    if (allocated.has(ip)) continue;
+    const who = (owners.get(ip) ?? []).join(', ');
+    if (activePoolCidrs.some((cidr) => cidrContains(cidr, ip))) {
+      findings.push({ kind: 'in-use-without-allocation', subject: ip, reason: `in use by ${who} inside an active pool but not allocated in IPAM`, problem: true });
+    } else {
+      findings.push({ kind: 'in-use-outside-pools', subject: ip, reason: `in use by ${who} and not in any active IP pool`, problem: true });
+    }
+  }
+  return findings;
+}

@@ -1,0 +1,52 @@
+import { IpamError, ValidationError, type ErrorCategory } from '@ipamkit/models';
+
+// The CLI's own errors, grouped by the taxonomy of packages/models/src/errors.ts. Datastore and
+// core errors pass through unchanged; the runner prints `error.message` to stderr and exits 1.
+
+/** A flag or argument is missing or malformed; nothing was read or written. */
+export class CliUsageError extends ValidationError {
+  override name = 'CliUsageError';
+}
+
+/** An `--ip` value is not an IP address (calicoctl: `invalid IP address specified: <value>`). */
+export class InvalidIPArgumentError extends ValidationError {
+  override name = 'InvalidIPArgumentError';
+  constructor(readonly value: string) {
+    super(`invalid IP address specified: ${value}`);
+  }
+}
+
+/** A file given to `--from-report` or `--cluster-state` cannot be read or is not the expected JSON. */
+export class InputFileError extends ValidationError {
+  override name = 'InputFileError';
+  constructor(readonly file: string, why: string, options?: { cause?: unknown }) {
+    super(`${file}: ${why}`, options);
+  }
+}
+
+/**
+ * A report failed a `release --from-report` safety check (design/cli.md "Releasing from a
+ * report"): the world may have changed since it was written, so regenerate it and look again.
+ */
+export class ReportRejectedError extends IpamError {
+  override name = 'ReportRejectedError';
+  readonly category: ErrorCategory = 'stop-and-re-evaluate';
+}
+
+/** An address is in IPAM cooldown: it is neither free nor owned (spec/cli.md §2.5). */
+export class AddressInCooldownError extends IpamError {
+  override name = 'AddressInCooldownError';
+  readonly category: ErrorCategory = 'state';
+  constructor(readonly ip: string) {
+    super(`address ${ip} is in cooldown`);
+  }
+}
+
+/** `release --ip` of an address that is not allocated. */
+export class AddressNotAssignedError extends IpamError {
+  override name = 'AddressNotAssignedError';
+  readonly category: ErrorCategory = 'state';
+  constructor(readonly ip: string) {
+    super(`IP address ${ip} is not assigned`);
+  }
+}

@@ -1,0 +1,127 @@
+import { createReservationFilter, numFree, blockCap } from '@ipamkit/ipam-core';
+import {
+  blockCountOf,
+  cidrContains,
+  ipVersionOfCidr,
+  NotFoundError,
+  selectsNamespace,
+  selectsNode,
+  type IPVersion,
+  type Node,
+} from '@ipamkit/models';
+import { compareCidrs } from '../address-order.js';
+import type { CommandContext } from '../cli-io.js';
+import { loadExplainWorld } from './explain-ip.js';
+import { isEnabled } from './pool-facts.js';
+
+export interface FamilyVerdict {
+  readonly version: IPVersion;
+  readonly selectingPools: string[];
+  /** Enabled pools of the family that do not select the node, with why. */
+  readonly rejectedPools: { readonly pool: string; readonly why: string }[];
+  readonly affineBlocks: { readonly cidr: string; readonly free: number }[];
+  readonly blockCap: number;
+  readonly unclaimedBlocks: bigint;
+  readonly borrowableAddresses: number;
+  readonly wouldSucceed: boolean;
+  readonly reason: string;
+}
+
+export interface NodeExplanation {
+  readonly node: string;
+  readonly nodeExists: boolean;
+  readonly strictAffinity: boolean;
+  readonly autoAllocateBlocks: boolean;
+  readonly families: FamilyVerdict[];
+}
+
+/**
+ * `ipam explain --node`: would the next Workload allocation on this node succeed, and why, in the
+ * order AutoAssign tries things (spec/core.md §8): free space in affine blocks, a new block under
+ * the cap, then borrowing when strict affinity is off. A pod's namespace is not known here, so
+ * namespaceSelectors are evaluated against a namespace without labels.
+ */
+export async function explainNode(ctx: CommandContext, nodeName: string): Promise<NodeExplanation> {
+  const world = await loadExplainWorld(ctx, undefined);
+  let node: Node | undefined;
+  try {
+    node = await ctx.datastore.nodes.get(nodeName);
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+  const [affinities, reservations] = await Promise.all([
+    ctx.datastore.affinities.list({ host: nodeName, type: 'host' }),
+    ctx.datastore.ipReservations.list(),
+  ]);
+  const filter = createReservationFilter(reservations);
+  const { config } = world;
+  const cap = blockCap(config.maxBlocksPerHost, 0);
+  const families: FamilyVerdict[] = [];
+  for (const version of [4, 6] as const) {
+    const enabled = world.pools.filter((p) => isEnabled(p) && ipVersionOfCidr(p.cidr) === version);
+    if (enabled.length === 0) continue;
+    const rejectedPools: { pool: string; why: string }[] = [];
+    const selecting = enabled.filter((p) => {
+      const why =
+        p.assignmentMode !== 'Automatic'
+          ? 'assignmentMode is Manual'
+          : !p.allowedUses.includes('Workload')
+            ? `allowedUses ${p.allowedUses.join(',')} excludes Workload`
+            : !selectsNode(p, node?.labels)
+              ? `nodeSelector ${JSON.stringify(p.nodeSelector)} does not select the node`
+              : !selectsNamespace(p, undefined)
+                ? `namespaceSelector ${JSON.stringify(p.namespaceSelector ?? '')} needs namespace labels`
+                : undefined;
+      if (why !== undefined) rejectedPools.push({ pool: p.name, why });
+      return why === undefined;
+    });
+    const inSelecting = (cidr: string): boolean => selecting.some((p) => cidrContains(p.cidr, cidr.split('/')[0] ?? cidr));
+    const affineCidrs = new Set(affinities.filter((a) => ipVersionOfCidr(a.cidr) === version && a.state !== 'pendingDeletion').map((a) => a.cidr));
+    const affineBlocks = world.blocks
+      .filter((b) => affineCidrs.has(b.cidr) && inSelecting(b.cidr))
+      .sort((a, b) => compareCidrs(a.cidr, b.cidr))
+      .map((b) => ({ cidr: b.cidr, free: numFree(b, filter) }));
+    const ownedInFamily = affineCidrs.size;
+    let unclaimed = 0n;
+    for (const p of selecting) {
+      const existing = world.blocks.filter((b) => cidrContains(p.cidr, b.cidr.split('/')[0] ?? b.cidr)).length;
+      const total = blockCountOf(p.cidr, p.blockSize);
+      if (total > BigInt(existing)) unclaimed += total - BigInt(existing);
+    }
+    const borrowable = world.blocks
+      .filter((b) => !affineCidrs.has(b.cidr) && inSelecting(b.cidr))
+      .reduce((sum, b) => sum + numFree(b, filter), 0);
+    const freeAffine = affineBlocks.reduce((sum, b) => sum + b.free, 0);
+    let wouldSucceed = true;
+    let reason: string;
+    if (selecting.length === 0) {
+      wouldSucceed = false;
+      reason = `no enabled IPv${version} pool selects node ${nodeName} for workloads`;
+    } else if (freeAffine > 0) {
+      reason = `${freeAffine} free addresses in ${affineBlocks.length} affine blocks`;
+    } else if (config.autoAllocateBlocks && ownedInFamily < cap && unclaimed > 0n) {
+      reason = `affine blocks are full; would claim a new block (${ownedInFamily} of ${cap} owned)`;
+    } else if (!config.strictAffinity && borrowable > 0) {
+      reason = `cannot claim a block (${ownedInFamily} of ${cap} owned, ${unclaimed} unclaimed); would borrow one of ${borrowable} free addresses in other nodes' blocks`;
+    } else {
+      wouldSucceed = false;
+      const why = [
+        !config.autoAllocateBlocks ? 'autoAllocateBlocks is off' : ownedInFamily >= cap ? `block cap reached (${ownedInFamily} of ${cap})` : 'no unclaimed blocks left in the selecting pools',
+        config.strictAffinity ? 'strict affinity forbids borrowing' : 'no free addresses to borrow',
+      ];
+      reason = `affine blocks are full and ${why.join('; ')}`;
+    }
+    families.push({
+      version,
+      selectingPools: selecting.map((p) => p.name),
+      rejectedPools,
+      affineBlocks,
+      blockCap: cap,
+      unclaimedBlocks: unclaimed,
+      borrowableAddresses: borrowable,
+      wouldSucceed,
+      reason,
+    });
+  }
+  return { node: nodeName, nodeExists: node !== undefined, strictAffinity: config.strictAffinity, autoAllocateBlocks: config.autoAllocateBlocks, families };
+}

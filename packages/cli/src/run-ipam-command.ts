@@ -1,0 +1,228 @@
+import { writeFile } from 'node:fs/promises';
+import { systemClock } from '@ipamkit/ipam-core';
+import type { Datastore } from '@ipamkit/models';
+import { Command, CommanderError, Option } from 'commander';
+import { checkReport } from './check/check-report.js';
+import { readClusterState, type ClusterState } from './check/cluster-state.js';
+import { ipamCheck } from './check/ipam-check.js';
+import { renderCheck } from './check/render-check.js';
+import type { CliIo, CommandContext } from './cli-io.js';
+import { ipamConfigure, renderConfigure } from './configure/ipam-configure.js';
+import { CliUsageError } from './errors.js';
+import { explainIP } from './explain/explain-ip.js';
+import { explainNode } from './explain/explain-node.js';
+import { explainPod } from './explain/explain-pod.js';
+import { renderIPExplanation, renderNodeExplanation, renderPodExplanation } from './explain/render-explain.js';
+import { prettyJson } from './format/pretty-json.js';
+import { openDatastore, type DatastoreFlags } from './open-datastore.js';
+import { ipamRelease } from './release/ipam-release.js';
+import { renderRelease } from './release/render-release.js';
+import { ipamShow } from './show/ipam-show.js';
+import { renderShow } from './show/render-show.js';
+import { ipamSplit, renderSplit } from './split/ipam-split.js';
+import { CLI_VERSION } from './version.js';
+
+/** What a command produced: text for the terminal, the structured value for `-o json`. */
+interface Produced {
+  readonly text: string;
+  readonly json: unknown;
+  readonly exitCode?: number;
+}
+
+type Task = (ctx: CommandContext) => Promise<Produced>;
+
+const outputOption = (): Option => new Option('-o, --output <format>', 'output format: table (default) or json');
+
+function wantsJson(output: string | undefined): boolean {
+  if (output === undefined || output === 'table') return false;
+  if (output === 'json') return true;
+  throw new CliUsageError(`unknown output format ${JSON.stringify(output)}: use table or json`);
+}
+
+async function clusterStateFrom(file: string | undefined): Promise<ClusterState> {
+  return file === undefined ? {} : readClusterState(file);
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** The command tree; each action only records the task, which runs once the datastore is open. */
+function buildProgram(io: CliIo, setTask: (task: Task, json: boolean) => void): Command {
+  const program = new Command('ipamkit')
+    .description('Operate Calico-compatible IPAM data')
+    .version(CLI_VERSION)
+    .option('--datastore <type>', 'sqlite, etcd, kubernetes or memory (default: from DATASTORE_TYPE)')
+    .option('--sqlite-path <path>', 'SQLite file, with --datastore sqlite')
+    .option('--etcd-endpoints <list>', 'comma-separated etcd URLs, with --datastore etcd')
+    .option('--kubeconfig <path>', 'kubeconfig, with --datastore kubernetes')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  const ipam = program.command('ipam').description('IP address management commands');
+
+  ipam
+    .command('show')
+    .description('show pool and block utilization, borrowed addresses, configuration or one address')
+    .option('--ip <ip>', 'show the allocation of one address')
+    .option('--show-blocks', 'list each block under its pool')
+    .option('--show-borrowed', 'list addresses borrowed from other nodes\' blocks')
+    .option('--show-configuration', 'show the IPAM configuration')
+    .addOption(outputOption())
+    .action((o: { ip?: string; showBlocks?: boolean; showBorrowed?: boolean; showConfiguration?: boolean; output?: string }) => {
+      setTask(async (ctx) => {
+        const result = await ipamShow(ctx, o);
+        return { text: renderShow(result), json: result };
+      }, wantsJson(o.output));
+    });
+
+  ipam
+    .command('check')
+    .description('classify every allocation and report leaks and inconsistencies (read-only)')
+    .option('--show-all-ips', 'list allocations held by live owners too')
+    .option('--show-problem-ips', 'list problem allocations (the default)')
+    .option('--cluster-state <file>', 'JSON file with the cluster\'s pods and LoadBalancer services')
+    .option('-o, --output <target>', 'json for JSON on stdout, or a file to write the report to')
+    .action((o: { showAllIps?: boolean; clusterState?: string; output?: string }) => {
+      setTask(async (ctx) => {
+        const result = await ipamCheck(ctx, await clusterStateFrom(o.clusterState));
+        const report = checkReport(result);
+        let text = renderCheck(result, { showAll: o.showAllIps === true });
+        if (o.output !== undefined && o.output !== 'json' && o.output !== 'table') {
+          await writeFile(o.output, prettyJson(report));
+          text += `Report written to ${o.output}\n`;
+        }
+        return { text, json: report };
+      }, o.output === 'json');
+    });
+
+  ipam
+    .command('release')
+    .description('release one address, or the leaks of check reports (sequence-number guarded)')
+    .option('--ip <ip>', 'release this address')
+    .option('--from-report <file>', 'release what a check report found leaked (repeatable: reports are intersected)', collect, [])
+    .option('--force', 'accept a report written by another ipamkit version')
+    .option('--dry-run', 'say what would be released, change nothing')
+    .option('--max-report-age <seconds>', 'reports older than this are stale', '3600')
+    .addOption(outputOption())
+    .action((o: { ip?: string; fromReport: string[]; force?: boolean; dryRun?: boolean; maxReportAge: string; output?: string }) => {
+      const maxAge = Number(o.maxReportAge);
+      if (!Number.isSafeInteger(maxAge) || maxAge < 0) throw new CliUsageError(`--max-report-age must be a non-negative integer, got ${o.maxReportAge}`);
+      const json = wantsJson(o.output);
+      setTask(async (ctx) => {
+        const result = await ipamRelease(ctx, {
+          ...(o.ip === undefined ? {} : { ip: o.ip }),
+          fromReport: o.fromReport,
+          force: o.force === true,
+          dryRun: o.dryRun === true,
+          maxReportAgeSeconds: maxAge,
+        });
+        const failed = [...result.ips, ...result.handles].some((x) => x.outcome === 'error');
+        return { text: renderRelease(result), json: result, exitCode: failed ? 1 : 0 };
+      }, json);
+    });
+
+  ipam
+    .command('configure')
+    .description('change the IPAM configuration')
+    .option('--strictaffinity <bool>', 'true or false')
+    .option('--max-blocks-per-host <n>', 'cap on blocks a node may claim (needs strict affinity)')
+    .option('--kubevirt-ip-persistence <mode>', 'Enabled or Disabled')
+    .option('--ip-cooldown-seconds <n>', 'seconds a released address rests before re-use')
+    .addOption(outputOption())
+    .action((o: { strictaffinity?: string; maxBlocksPerHost?: string; kubevirtIpPersistence?: string; ipCooldownSeconds?: string; output?: string }) => {
+      const json = wantsJson(o.output);
+      setTask(async (ctx) => {
+        const result = await ipamConfigure(ctx, {
+          ...(o.strictaffinity === undefined ? {} : { strictAffinity: o.strictaffinity }),
+          ...(o.maxBlocksPerHost === undefined ? {} : { maxBlocksPerHost: o.maxBlocksPerHost }),
+          ...(o.kubevirtIpPersistence === undefined ? {} : { kubeVirtIPPersistence: o.kubevirtIpPersistence }),
+          ...(o.ipCooldownSeconds === undefined ? {} : { ipCooldownSeconds: o.ipCooldownSeconds }),
+        });
+        return { text: renderConfigure(result), json: result };
+      }, json);
+    });
+
+  ipam
+    .command('split')
+    .description('split a pool into NUMBER equal pools, keeping blocks and allocations')
+    .argument('<number>', 'how many pools (a power of two)')
+    .option('--cidr <cidr>', 'the pool, by CIDR')
+    .option('--name <name>', 'the pool, by name')
+    .addOption(outputOption())
+    .action((parts: string, o: { cidr?: string; name?: string; output?: string }) => {
+      const json = wantsJson(o.output);
+      setTask(async (ctx) => {
+        const result = await ipamSplit(ctx, { parts, ...(o.cidr === undefined ? {} : { cidr: o.cidr }), ...(o.name === undefined ? {} : { name: o.name }) });
+        return { text: renderSplit(result), json: result };
+      }, json);
+    });
+
+  ipam
+    .command('explain')
+    .description('explain where an address came from and why, or whether a node can allocate')
+    .option('--ip <ip>', 'an address')
+    .option('--pod <namespace/name>', 'every address of a pod')
+    .option('--node <name>', 'would the next allocation on this node succeed')
+    .option('--cluster-state <file>', 'JSON file with pods (for annotations)')
+    .addOption(outputOption())
+    .action((o: { ip?: string; pod?: string; node?: string; clusterState?: string; output?: string }) => {
+      const json = wantsJson(o.output);
+      const given = [o.ip, o.pod, o.node].filter((x) => x !== undefined).length;
+      if (given !== 1) throw new CliUsageError('explain needs exactly one of --ip, --pod or --node');
+      setTask(async (ctx) => {
+        const pods = (await clusterStateFrom(o.clusterState)).pods;
+        if (o.ip !== undefined) {
+          const result = await explainIP(ctx, o.ip, pods);
+          return { text: renderIPExplanation(result), json: result };
+        }
+        if (o.pod !== undefined) {
+          const result = await explainPod(ctx, o.pod, pods);
+          return { text: renderPodExplanation(result), json: result };
+        }
+        const result = await explainNode(ctx, o.node ?? '');
+        return { text: renderNodeExplanation(result), json: result };
+      }, json);
+    });
+  return program;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Runs `ipamkit <argv>` in-process (argv excludes the program name, e.g. `['ipam', 'show']`) and
+ * returns the exit status: 0 on success, 1 with the message on stderr on any error.
+ */
+export async function runIpamCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const pending: { task?: Task; json: boolean } = { json: false };
+  const program = buildProgram(io, (task, json) => {
+    pending.task = task;
+    pending.json = json;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
+    io.stderr.write(`${errorMessage(err)}\n`);
+    return 1;
+  }
+  const run = pending.task;
+  if (run === undefined) return 0;
+  let datastore: Datastore | undefined;
+  const flags = program.opts<DatastoreFlags>();
+  const ownsDatastore = io.datastore === undefined || flags.datastore !== undefined;
+  try {
+    datastore = ownsDatastore ? await openDatastore(flags, io.env ?? process.env) : io.datastore;
+    if (datastore === undefined) throw new CliUsageError('no datastore');
+    const produced = await run({ datastore, clock: io.clock ?? systemClock });
+    if (pending.json) io.stdout.write(prettyJson(produced.json));
+    else io.stdout.write(produced.text);
+    return produced.exitCode ?? 0;
+  } catch (err) {
+    io.stderr.write(`${errorMessage(err)}\n`);
+    return 1;
+  } finally {
+    if (ownsDatastore) await datastore?.close();
+  }
+}

@@ -1,0 +1,60 @@
+import { NotFoundError } from '@ipamkit/models';
+import type { Workload } from '../config/workload.js';
+import { AllocationError } from '../errors.js';
+import type { KubeReader, OwnerReference } from '../kube/kube-reader.js';
+
+/** A KubeVirt VM's launcher pod, as spec/cni.md §16.1 detects it. */
+export interface VmiInfo {
+  namespace: string;
+  name: string;
+  uid: string;
+  /** UID of the owning VirtualMachine, when there is one. */
+  vmUid?: string;
+  /** The pod's `kubevirt.io/migrationJobUID` label: set on a live-migration target. */
+  migrationJobUid?: string;
+  /** VM deleting, or (no VM) VMI deleting: DEL may then release the VM's addresses. */
+  shouldRelease: boolean;
+}
+
+export type VmiDetection = { kind: 'none' } | { kind: 'podGone' } | { kind: 'vmi'; vmi: VmiInfo };
+
+const LAUNCHER_PREFIX = 'virt-launcher-';
+const KUBEVIRT_API = 'kubevirt.io/v1';
+const MIGRATION_LABEL = 'kubevirt.io/migrationJobUID';
+
+function owner(refs: OwnerReference[], kind: string, controllerOnly: boolean): OwnerReference | undefined {
+  return refs.find((r) => r.apiVersion === KUBEVIRT_API && r.kind === kind && (!controllerOnly || r.controller));
+}
+
+const text = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** Whether the workload is a KubeVirt launcher pod, and its VMI; pure apart from the reads. */
+export async function detectVmi(kube: KubeReader | undefined, workload: Workload): Promise<VmiDetection> {
+  if (workload.orchestrator !== 'k8s' || !workload.pod.startsWith(LAUNCHER_PREFIX) || kube === undefined) return { kind: 'none' };
+  let pod;
+  try {
+    pod = await kube.getPod(workload.namespace, workload.pod);
+  } catch (err) {
+    if (err instanceof NotFoundError) return { kind: 'podGone' };
+    throw err;
+  }
+  const ref = owner(pod.ownerReferences, 'VirtualMachineInstance', true);
+  if (ref === undefined) return { kind: 'none' };
+  if (ref.name === '' || ref.uid === '') {
+    throw new AllocationError(`pod ${workload.namespace}/${workload.pod} has invalid VMI ownerReference: name="${ref.name}" uid="${ref.uid}"`);
+  }
+  let vmi;
+  try {
+    vmi = await kube.getVirtualMachineInstance(workload.namespace, ref.name);
+  } catch (err) {
+    throw new AllocationError(`failed to query VMI resource ${workload.namespace}/${ref.name}: ${text(err)}`, { cause: err });
+  }
+  if (vmi.uid !== ref.uid) throw new AllocationError(`VMI UID mismatch: pod ownerReference has ${ref.uid} but VMI resource has ${vmi.uid}`);
+  const vmRef = owner(vmi.ownerReferences, 'VirtualMachine', false);
+  const vm = vmRef === undefined ? undefined : await kube.getVirtualMachine(workload.namespace, vmRef.name);
+  const info: VmiInfo = { namespace: workload.namespace, name: ref.name, uid: vmi.uid, shouldRelease: vm === undefined ? vmi.deleting : vm.deleting };
+  if (vm !== undefined) info.vmUid = vm.uid;
+  const migration = pod.labels[MIGRATION_LABEL];
+  if (migration !== undefined && migration !== '') info.migrationJobUid = migration;
+  return { kind: 'vmi', vmi: info };
+}

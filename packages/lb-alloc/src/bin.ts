@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+import { datastoreFromEnv } from '@ipamkit/ipam-datastore';
+import { register } from 'prom-client';
+import { DEFAULT_METRICS_PORT, FULL_SYNC_INTERVAL_MS } from './constants.js';
+import { LbController } from './controller/lb-controller.js';
+import { LbConfigError } from './errors.js';
+import { stderrLogger } from './logger.js';
+import { startMetricsServer } from './metrics/metrics-server.js';
+
+const USAGE = `ipamkit-lb-alloc: assigns addresses from LoadBalancer IP pools to type: LoadBalancer Services
+
+Usage: ipamkit-lb-alloc [--assign-ips AllServices|RequestedServicesOnly] [--full-sync-interval-seconds 300]
+                        [--metrics-port 9095] [--verbose]
+
+The datastore comes from DATASTORE_TYPE and its companions (as every ipamkit tool); Services and
+Namespaces from the Kubernetes API (KUBECONFIG, or in-cluster). Environment: IPAMKIT_LB_ASSIGN_IPS,
+IPAMKIT_LB_METRICS_PORT (-1 disables). Run one instance per cluster.`;
+
+function positiveNumber(text: string, what: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new LbConfigError(`invalid ${what}: ${text}`);
+  return value;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      'assign-ips': { type: 'string' },
+      'full-sync-interval-seconds': { type: 'string' },
+      'metrics-port': { type: 'string' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help === true) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const env = process.env;
+  const log = stderrLogger(values.verbose === true);
+  const assignIPs = values['assign-ips'] ?? env['IPAMKIT_LB_ASSIGN_IPS'] ?? 'AllServices';
+  const intervalText = values['full-sync-interval-seconds'];
+  const fullSyncIntervalMs = intervalText === undefined ? FULL_SYNC_INTERVAL_MS : positiveNumber(intervalText, 'full sync interval') * 1000;
+  const metricsPort = Number(values['metrics-port'] ?? env['IPAMKIT_LB_METRICS_PORT'] ?? DEFAULT_METRICS_PORT);
+  if (!Number.isInteger(metricsPort)) throw new LbConfigError(`invalid metrics port: ${String(metricsPort)}`);
+
+  const stop = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());
+  const { createInformerLbClusterView } = await import('./cluster-view/kubernetes/index.js');
+  const view = createInformerLbClusterView(env['KUBECONFIG'], { onError: (what, err) => log.warn('watch failed', { what, error: String(err) }) });
+  const datastore = await datastoreFromEnv(env);
+  const controller = new LbController({ datastore, view, assignIPs, fullSyncIntervalMs, registry: register, logger: log });
+  const metrics = metricsPort < 0 ? undefined : await startMetricsServer({ registry: register, port: metricsPort, healthy: () => !stop.signal.aborted });
+  if (metrics !== undefined) log.info('metrics listening', { port: metrics.port });
+  await view.start();
+  await controller.start();
+  log.info('load balancer controller running', { assignIPs, fullSyncIntervalMs });
+  await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+  log.info('stopping');
+  await controller.stop();
+  await view.stop();
+  await datastore.close();
+  await metrics?.close();
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`ipamkit-lb-alloc: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,38 @@
+/**
+ * What the controller reads of a Service (spec/lb-alloc.md §3): a projection, never the whole
+ * object, so both cluster views hold the same small record.
+ */
+export type IPFamily = 'IPv4' | 'IPv6';
+export type IPFamilyPolicy = 'SingleStack' | 'PreferDualStack' | 'RequireDualStack';
+
+export interface LbService {
+  readonly uid: string;
+  readonly name: string;
+  readonly namespace: string;
+  /** `spec.type`, e.g. `LoadBalancer`, `ClusterIP`. */
+  readonly type: string;
+  readonly loadBalancerClass?: string;
+  /** `spec.loadBalancerIP`; '' or absent when unset. */
+  readonly loadBalancerIP?: string;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly ipFamilies: readonly IPFamily[];
+  /** Kubernetes always defaults it; other text is kept so that §8.2's "other value" row applies. */
+  readonly ipFamilyPolicy?: string;
+  /** The `ip` of every `status.loadBalancer.ingress` entry (entries without one are kept as ''). */
+  readonly ingressIPs: readonly string[];
+}
+
+/** Who an allocation belongs to: the tracker's key (spec §6.2). */
+export interface ServiceKey {
+  readonly handle: string;
+  readonly name: string;
+  readonly namespace: string;
+}
+
+export function serviceKeyString(key: ServiceKey): string {
+  return `${key.namespace}/${key.name}/${key.handle}`;
+}
+
+export function namespacedName(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
