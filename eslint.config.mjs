@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import ipamkit from '@ipamkit/eslint-plugin';
 
 /** Files no package lints. */
 const ignored = {
@@ -47,4 +48,46 @@ const scripts = {
   languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
 };
 
-export default tseslint.config(ignored, ...typescript, tests, scripts);
+/** The review rubric (design/README.md), enforced by @ipamkit/eslint-plugin on the code it guards. */
+const rubric = {
+  name: 'ipamkit/rubric',
+  files: ['packages/*/src/**/*.ts', 'packages/*/tests/**/*.ts', 'packages/*/bench/**/*.ts'],
+  ignores: ['packages/eslint-plugin/**'],
+  plugins: { ipamkit },
+  rules: {
+    'ipamkit/layering': 'error',
+    // The controllers' informer-backed cluster views, and tests that drive them against a fake API server.
+    'ipamkit/no-kubernetes-client-outside-datastore': [
+      'error',
+      { additionalAllow: ['packages/*/src/cluster-view/kubernetes/**', 'packages/*/tests/**'] },
+    ],
+    'ipamkit/no-wire-types-outside-datastore': ['error', { additionalAllow: ['packages/cli/src/migrate/**'] }],
+    'ipamkit/require-release-sequence-number': 'error',
+    'ipamkit/no-raw-handle-id': 'error',
+    // The Kubernetes backend reads through one KubeCollection per kind and filters with
+    // visibleRows (lists) / isVisible (gets).
+    'ipamkit/require-soft-delete-filter': [
+      'error',
+      {
+        listFunctions: ['list'],
+        getFunctions: ['get'],
+        receiverPattern: '[cC]ollection$',
+        checkUnknownPlural: true,
+        listHelpers: ['visibleRows', 'withoutSoftDeleted'],
+        getHelpers: ['isVisible', 'isDeleted', 'visibleOrNotFound'],
+      },
+    ],
+    'ipamkit/gc-state-through-tracker': 'error',
+  },
+};
+
+/** Block fields are written only by the pure block operations; tests may build broken fixtures. */
+const rubricSource = {
+  name: 'ipamkit/rubric-source',
+  files: ['packages/*/src/**/*.ts'],
+  ignores: ['packages/eslint-plugin/**', '**/*.test.ts'],
+  plugins: { ipamkit },
+  rules: { 'ipamkit/no-block-mutation': 'error' },
+};
+
+export default tseslint.config(ignored, ...typescript, tests, scripts, rubric, rubricSource);

@@ -211,10 +211,10 @@ export async function runIpamCommand(argv: readonly string[], io: CliIo): Promis
   if (run === undefined) return 0;
   let datastore: Datastore | undefined;
   const flags = program.opts<DatastoreFlags>();
-  const ownsDatastore = io.datastore === undefined || flags.datastore !== undefined;
+  // A datastore handed in by the caller stays open; one we opened from flags or env is closed.
+  const given = flags.datastore === undefined ? io.datastore : undefined;
   try {
-    datastore = ownsDatastore ? await openDatastore(flags, io.env ?? process.env) : io.datastore;
-    if (datastore === undefined) throw new CliUsageError('no datastore');
+    datastore = given ?? (await openDatastore(flags, io.env ?? process.env));
     const produced = await run({ datastore, clock: io.clock ?? systemClock });
     if (pending.json) io.stdout.write(prettyJson(produced.json));
     else io.stdout.write(produced.text);
@@ -223,6 +223,6 @@ export async function runIpamCommand(argv: readonly string[], io: CliIo): Promis
     io.stderr.write(`${errorMessage(err)}\n`);
     return 1;
   } finally {
-    if (ownsDatastore) await datastore?.close();
+    if (given === undefined) await datastore?.close();
   }
 }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { datastoreFromEnv } from '@ipamkit/ipam-datastore';
 import { register } from 'prom-client';
@@ -10,11 +11,12 @@ import { startMetricsServer } from './metrics/metrics-server.js';
 const USAGE = `ipamkit-lb-alloc: assigns addresses from LoadBalancer IP pools to type: LoadBalancer Services
 
 Usage: ipamkit-lb-alloc [--assign-ips AllServices|RequestedServicesOnly] [--full-sync-interval-seconds 300]
-                        [--metrics-port 9095] [--verbose]
+                        [--metrics-port 9095] [--leader-elect] [--verbose]
 
 The datastore comes from DATASTORE_TYPE and its companions (as every ipamkit tool); Services and
 Namespaces from the Kubernetes API (KUBECONFIG, or in-cluster). Environment: IPAMKIT_LB_ASSIGN_IPS,
-IPAMKIT_LB_METRICS_PORT (-1 disables). Run one instance per cluster.`;
+IPAMKIT_LB_METRICS_PORT (-1 disables), POD_NAMESPACE, POD_NAME. Leader election on the Lease
+ipamkit-lb-alloc is on in a cluster or with --leader-elect; otherwise run one instance per cluster.`;
 
 function positiveNumber(text: string, what: string): number {
   const value = Number(text);
@@ -28,6 +30,7 @@ async function main(): Promise<number> {
       'assign-ips': { type: 'string' },
       'full-sync-interval-seconds': { type: 'string' },
       'metrics-port': { type: 'string' },
+      'leader-elect': { type: 'boolean' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -44,19 +47,37 @@ async function main(): Promise<number> {
   const metricsPort = Number(values['metrics-port'] ?? env['IPAMKIT_LB_METRICS_PORT'] ?? DEFAULT_METRICS_PORT);
   if (!Number.isInteger(metricsPort)) throw new LbConfigError(`invalid metrics port: ${String(metricsPort)}`);
 
+  const inCluster = (env['KUBERNETES_SERVICE_HOST'] ?? '') !== '';
+  const leaderElect = values['leader-elect'] === true || inCluster;
   const stop = new AbortController();
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());
-  const { createInformerLbClusterView } = await import('./cluster-view/kubernetes/index.js');
-  const view = createInformerLbClusterView(env['KUBECONFIG'], { onError: (what, err) => log.warn('watch failed', { what, error: String(err) }) });
-  const datastore = await datastoreFromEnv(env);
-  const controller = new LbController({ datastore, view, assignIPs, fullSyncIntervalMs, registry: register, logger: log });
+  const kube = await import('./cluster-view/kubernetes/index.js');
   const metrics = metricsPort < 0 ? undefined : await startMetricsServer({ registry: register, port: metricsPort, healthy: () => !stop.signal.aborted });
   if (metrics !== undefined) log.info('metrics listening', { port: metrics.port });
+  const elector = leaderElect
+    ? kube.createLeaseLeaderElector(env['KUBECONFIG'], { namespace: env['POD_NAMESPACE'] ?? 'kube-system', name: 'ipamkit-lb-alloc', identity: env['POD_NAME'] ?? hostname() })
+    : undefined;
+  if (elector !== undefined) {
+    log.info('waiting for leadership');
+    if (!(await elector.acquire(stop.signal))) {
+      await metrics?.close();
+      return 0;
+    }
+    elector.keepRenewing(() => {
+      log.warn('lost leadership; exiting');
+      stop.abort();
+    });
+    log.info('leading');
+  }
+  const view = kube.createInformerLbClusterView(env['KUBECONFIG'], { onError: (what, err) => log.warn('watch failed', { what, error: String(err) }) });
+  const datastore = await datastoreFromEnv(env);
+  const controller = new LbController({ datastore, view, assignIPs, fullSyncIntervalMs, registry: register, logger: log });
   await view.start();
   await controller.start();
   log.info('load balancer controller running', { assignIPs, fullSyncIntervalMs });
   await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
   log.info('stopping');
+  elector?.stop();
   await controller.stop();
   await view.stop();
   await datastore.close();

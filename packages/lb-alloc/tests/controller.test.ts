@@ -1,5 +1,6 @@
 import { createDatastore } from '@ipamkit/ipam-datastore';
-import { describe, expect, it } from 'vitest';
+import { createIpamClient } from '@ipamkit/ipam-core';
+import { describe, expect, it, vi } from 'vitest';
 import { LbConfigError } from '../src/errors.js';
 import { LbController } from '../src/controller/lb-controller.js';
 import { MemoryLbClusterView } from '../src/cluster-view/memory-lb-cluster-view.js';
@@ -45,6 +46,42 @@ describe('LbController', () => {
     expect(await controller.registry.getSingleMetricAsString('ipamkit_lb_errors_total')).toContain('ipamkit_lb_errors_total{operation="load"} 1');
     // whenIdle also waits for the queued retry, which runs after a backoff.
     await controller.whenIdle();
+    expect((await storedAllocations(ds)).length).toBe(1);
+    await controller.assertConsistentState();
+    await controller.stop();
+    await ds.close();
+  });
+
+  it('repairs a missed delete through the periodic full sync', async () => {
+    const w = await lbWorld(await memory(), { controller: { fullSyncIntervalMs: 100 } });
+    w.view.upsertService({ name: 'web' });
+    await w.settle();
+    expect((await storedAllocations(w.ds)).length).toBe(1);
+    w.view.deleteService('default', 'web', { notify: false });
+    await vi.waitFor(async () => expect(await storedAllocations(w.ds)).toEqual([]), { timeout: 15_000, interval: 50 });
+    await w.settle();
+  });
+
+  it('processes nothing until the load-balancer host upgrade succeeds, then syncs every Service', async () => {
+    const ds = await memory();
+    await ds.ipPools.create(LB_POOL_V4);
+    const ipam = createIpamClient({ datastore: ds });
+    const upgrade = ipam.upgradeHost.bind(ipam);
+    const upgraded: string[] = [];
+    let failFirst: ((err: Error) => void) | undefined;
+    ipam.upgradeHost = (node) => {
+      upgraded.push(node);
+      return upgraded.length === 1 ? new Promise((_resolve, reject) => (failFirst = reject)) : upgrade(node);
+    };
+    const view = new MemoryLbClusterView();
+    const controller = new LbController({ datastore: ds, view, ipam, fullSyncIntervalMs: 0, upgradeRetryMs: 10 });
+    const started = controller.start();
+    view.upsertService({ name: 'web' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await storedAllocations(ds)).toEqual([]);
+    failFirst?.(new Error('datastore unavailable'));
+    await started;
+    expect(upgraded).toEqual(['load-balancer', 'load-balancer']);
     expect((await storedAllocations(ds)).length).toBe(1);
     await controller.assertConsistentState();
     await controller.stop();

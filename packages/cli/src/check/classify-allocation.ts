@@ -102,7 +102,7 @@ function classifyWorkload(record: AllocationRecord, ctx: ClassifyContext): Verdi
 export function classifyAllocation(record: AllocationRecord, ctx: ClassifyContext): Verdict {
   // Windows-reserved ordinals are never released, whatever a report says (calicoctl marks them releasable).
   if (record.handle?.toLowerCase() === WINDOWS_RESERVED_HANDLE) return keep('windows-reserved', 'reserved for Windows by the host');
-  if (record.coolingDown) return keep('cooldown', 'released; in IPAM cooldown until the next allocation pass frees it');
+  if (record.coolingDown) return keep('cooldown', 'released and in IPAM cooldown; freed automatically when it ends');
   if (ctx.duplicateIPs.has(record.ip)) return keep('duplicate', 'address is allocated or used more than once; resolve by hand');
   const node = tunnelNode(record);
   if (node !== undefined) return classifyTunnel(record, node, ctx);

@@ -69,7 +69,7 @@ function checkedAllocation(record: AllocationRecord, verdict: Verdict, owners: s
   return {
     ip: record.ip,
     block: record.block,
-    ...optional('handle', isWindows ? undefined : record.handle),
+    ...optional('handle', record.handle),
     sequenceNumber: record.sequenceNumber,
     ...optional('pod', record.attrs['pod']),
     ...optional('namespace', record.attrs['namespace']),

@@ -20,6 +20,8 @@ export interface FamilyVerdict {
   /** Enabled pools of the family that do not select the node, with why. */
   readonly rejectedPools: { readonly pool: string; readonly why: string }[];
   readonly affineBlocks: { readonly cidr: string; readonly free: number }[];
+  /** Blocks of this family the node holds affinities for, in any pool (what the cap counts). */
+  readonly ownedBlocks: number;
   readonly blockCap: number;
   readonly unclaimedBlocks: bigint;
   readonly borrowableAddresses: number;
@@ -100,7 +102,7 @@ export async function explainNode(ctx: CommandContext, nodeName: string): Promis
     } else if (freeAffine > 0) {
       reason = `${freeAffine} free addresses in ${affineBlocks.length} affine blocks`;
     } else if (config.autoAllocateBlocks && ownedInFamily < cap && unclaimed > 0n) {
-      reason = `affine blocks are full; would claim a new block (${ownedInFamily} of ${cap} owned)`;
+      reason = `no free address in affine blocks; would claim a new block (${ownedInFamily} of ${cap} owned)`;
     } else if (!config.strictAffinity && borrowable > 0) {
       reason = `cannot claim a block (${ownedInFamily} of ${cap} owned, ${unclaimed} unclaimed); would borrow one of ${borrowable} free addresses in other nodes' blocks`;
     } else {
@@ -109,13 +111,14 @@ export async function explainNode(ctx: CommandContext, nodeName: string): Promis
         !config.autoAllocateBlocks ? 'autoAllocateBlocks is off' : ownedInFamily >= cap ? `block cap reached (${ownedInFamily} of ${cap})` : 'no unclaimed blocks left in the selecting pools',
         config.strictAffinity ? 'strict affinity forbids borrowing' : 'no free addresses to borrow',
       ];
-      reason = `affine blocks are full and ${why.join('; ')}`;
+      reason = `no free address in affine blocks, ${why.join('; ')}`;
     }
     families.push({
       version,
       selectingPools: selecting.map((p) => p.name),
       rejectedPools,
       affineBlocks,
+      ownedBlocks: ownedInFamily,
       blockCap: cap,
       unclaimedBlocks: unclaimed,
       borrowableAddresses: borrowable,

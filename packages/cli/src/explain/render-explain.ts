@@ -33,7 +33,7 @@ export function renderNodeExplanation(e: NodeExplanation): string {
     lines.push(`IPv${f.version}: next allocation would ${f.wouldSucceed ? 'succeed' : 'FAIL'}: ${f.reason}`);
     lines.push(`  selecting pools: ${f.selectingPools.length === 0 ? '<none>' : f.selectingPools.join(', ')}`);
     for (const r of f.rejectedPools) lines.push(`  not selecting: ${r.pool}: ${r.why}`);
-    lines.push(`  affine blocks (${f.affineBlocks.length} of cap ${f.blockCap}): ${f.affineBlocks.map((b) => `${b.cidr} (${b.free} free)`).join(', ') || '<none>'}`);
+    lines.push(`  blocks owned: ${f.ownedBlocks} of cap ${f.blockCap}; in selecting pools: ${f.affineBlocks.map((b) => `${b.cidr} (${b.free} free)`).join(', ') || '<none>'}`);
     lines.push(`  unclaimed blocks: ${f.unclaimedBlocks}; free addresses in other blocks: ${f.borrowableAddresses}`);
   }
   return `${lines.join('\n')}\n`;

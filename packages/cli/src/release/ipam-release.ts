@@ -1,6 +1,6 @@
 import { createIpamClient } from '@ipamkit/ipam-core';
 import { BadHandleError, BadSequenceNumberError, NotFoundError, type AllocationBlock } from '@ipamkit/models';
-import { parseIPArgument } from '../address-order.js';
+import { compareAddresses, parseIPArgument } from '../address-order.js';
 import { clusterFingerprint } from '../check/ipam-check.js';
 import type { CommandContext } from '../cli-io.js';
 import { AddressNotAssignedError, ReportRejectedError } from '../errors.js';
@@ -126,11 +126,11 @@ async function deleteHandles(ctx: CommandContext, handles: readonly ReportHandle
       if (current.revision !== h.revision) {
         out.push({ id: h.id, outcome: 'skipped', detail: 'handle changed since the report' });
       } else if (dryRun) {
-        out.push({ id: h.id, outcome: 'would-delete', detail: `revision ${h.revision}` });
+        out.push({ id: h.id, outcome: 'would-delete', detail: 'unchanged since the report' });
       } else {
         // Compare-and-delete on the revision the report saw.
         await ctx.datastore.handles.delete(current);
-        out.push({ id: h.id, outcome: 'deleted', detail: `revision ${h.revision}` });
+        out.push({ id: h.id, outcome: 'deleted', detail: 'unchanged since the report' });
       }
     } catch (err) {
       if (err instanceof NotFoundError) out.push({ id: h.id, outcome: 'skipped', detail: 'handle no longer exists' });
@@ -167,7 +167,7 @@ export async function ipamRelease(ctx: CommandContext, options: ReleaseCommandOp
       mode: 'report',
       dryRun,
       warnings,
-      ips: await releaseCandidates(ctx, merged.ips, dryRun),
+      ips: await releaseCandidates(ctx, [...merged.ips].sort((a, b) => compareAddresses(a.ip, b.ip)), dryRun),
       handles: await deleteHandles(ctx, merged.handles, dryRun),
     };
   }

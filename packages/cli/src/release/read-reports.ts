@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseWireJson } from '@ipamkit/models';
+import { canonicalAddress, parseWireJson } from '@ipamkit/models';
 import { InputFileError } from '../errors.js';
 
 // Reports are read back with the lossless JSON reader: sequence numbers are ~1.7e18 and would be
@@ -50,7 +50,13 @@ function candidate(raw: unknown, file: string, where: string): ReportCandidate {
     typeof verdict === 'boolean'
       ? verdict
       : !raw['inUse'] && raw['coolingDown'] !== true && (handle === undefined || handle.toLowerCase() !== WINDOWS_RESERVED);
-  return { ip: raw['ip'], ...(handle === undefined || handle === '' ? {} : { handle }), sequenceNumber, releasable };
+  let ip: string;
+  try {
+    ip = canonicalAddress(raw['ip']);
+  } catch (err) {
+    throw new InputFileError(file, `${where}.ip is not an IP address`, { cause: err });
+  }
+  return { ip, ...(handle === undefined || handle === '' ? {} : { handle }), sequenceNumber, releasable };
 }
 
 function leakedHandle(raw: unknown, file: string, i: number): ReportHandle {

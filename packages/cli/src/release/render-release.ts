@@ -14,7 +14,7 @@ export function renderRelease(result: ReleaseResult): string {
   if (result.dryRun) lines.push('Dry run: nothing will be changed.');
   if (result.ips.length === 0) lines.push("Report didn't contain any leaked IPs to clean up.");
   else {
-    lines.push(`${result.dryRun ? 'Would release' : 'Releasing'} ${result.ips.length} old IPs...`);
+    lines.push(`${result.dryRun ? 'Checking' : 'Releasing'} ${result.ips.length} old IPs...`);
     for (const o of result.ips) lines.push(`  ${o.ip} ${o.outcome}: ${o.detail}`);
     const done = result.dryRun ? count(result.ips, 'would-release') : count(result.ips, 'released');
     lines.push(
@@ -23,7 +23,7 @@ export function renderRelease(result: ReleaseResult): string {
   }
   if (result.handles.length === 0) lines.push("Report didn't contain any handles to clean up.");
   else {
-    lines.push(`${result.dryRun ? 'Would delete' : 'Deleting'} ${result.handles.length} handles...`);
+    lines.push(`${result.dryRun ? 'Checking' : 'Deleting'} ${result.handles.length} handles...`);
     for (const o of result.handles) lines.push(`  ${o.id} ${o.outcome}: ${o.detail}`);
     const done = result.dryRun ? count(result.handles, 'would-delete') : count(result.handles, 'deleted');
     lines.push(`${result.dryRun ? 'Would delete' : 'Deleted'} ${done} handles; ${count(result.handles, 'skipped')} skipped; ${count(result.handles, 'error')} errors.`);

@@ -1,5 +1,5 @@
-import { partialAutoAssignResult, type IPAMAssignments, type IpamClient } from '@ipamkit/ipam-core';
-import { bitsOf, ipVersionOfAddress, WINDOWS_RESERVED_HANDLE, type Namespace } from '@ipamkit/models';
+import { partialAutoAssignResult, sequenceNumberFor, type IPAMAssignments, type IpamClient, type ReleaseOptions } from '@ipamkit/ipam-core';
+import { bitsOf, cidrContains, ipVersionOfAddress, WINDOWS_RESERVED_HANDLE, type AllocationBlock, type Namespace } from '@ipamkit/models';
 import type { CniArgs } from '../config/cni-args.js';
 import type { Workload } from '../config/workload.js';
 import { AllocationError, CniError } from '../errors.js';
@@ -18,11 +18,21 @@ import { resultOf } from './result-of.js';
 
 const bare = (cidr: string): string => cidr.split('/')[0] ?? cidr;
 
-/** Gives back what this call allocated, by address and handle; failures are only logged (spec/cni.md §13). */
+/** The release of one address we allocated, guarded by handle and by the sequence number now stored. */
+function releaseOptionFor(blocks: readonly AllocationBlock[], handle: string, ip: string): ReleaseOptions {
+  const block = blocks.find((b) => cidrContains(b.cidr, ip));
+  const sequenceNumber = block === undefined ? undefined : sequenceNumberFor(block, ip);
+  return sequenceNumber === undefined ? { address: ip, handle } : { address: ip, handle, sequenceNumber };
+}
+
+/** Gives back what this call allocated; failures are only logged (spec/cni.md §13). */
 async function rollback(inv: Invocation, ipam: IpamClient, handleId: string, addresses: readonly string[]): Promise<void> {
   if (addresses.length === 0) return;
   try {
-    await withDeadline(SHORT_DEADLINE_MS, 'rolling back a partial allocation', () => ipam.releaseIPs(addresses.map((a) => ({ address: bare(a), handle: handleId }))));
+    await withDeadline(SHORT_DEADLINE_MS, 'rolling back a partial allocation', async () => {
+      const blocks = await (await inv.store()).blocks.list();
+      return ipam.releaseIPs(addresses.map((a) => releaseOptionFor(blocks, handleId, bare(a))));
+    });
     inv.log.info(`released ${addresses.length} address(es) of a failed request`);
   } catch (err) {
     inv.log.error(`could not release a partial allocation (${addresses.join(', ')}): ${err instanceof Error ? err.message : String(err)}`);

@@ -4,6 +4,12 @@ import { ATTR_NAMESPACE, ATTR_NODE, ATTR_POD, ATTR_SERVICE, ATTR_TYPE, ATTR_VMI_
 
 const TUNNEL_TYPE_VALUES: ReadonlySet<string> = new Set(Object.values(TUNNEL_ATTRIBUTE_TYPES));
 
+/** A tunnel handle (`<type>-tunnel-addr-<node>`) naming `node`; the cheap test first. */
+function isTunnelHandleOf(handle: string, node: string): boolean {
+  if (node === '' || !handle.includes('-tunnel-addr-')) return false;
+  return parseTunnelHandleId(handle)?.node === node;
+}
+
 /** The identity of an allocation across block versions: handle and address (spec/gc.md §5.1). */
 export function allocationId(handle: string, ip: string): string {
   return `${handle}/${ip}`;
@@ -19,15 +25,30 @@ export class Allocation {
   knode = '';
   private leakedAtMs: number | undefined;
   private confirmed = false;
+  // Classification is read several times per allocation per scan; computed once per attrs change.
+  private ownerAttrs: Readonly<Record<string, string>> = {};
+  private tunnel = false;
+  private podIP = false;
 
   constructor(
     readonly ip: string,
     readonly handle: string,
     readonly block: string,
-    public attrs: Readonly<Record<string, string>>,
+    attrs: Readonly<Record<string, string>>,
     public sequenceNumber: bigint,
   ) {
     this.id = allocationId(handle, ip);
+    this.attrs = attrs;
+  }
+
+  get attrs(): Readonly<Record<string, string>> {
+    return this.ownerAttrs;
+  }
+
+  set attrs(attrs: Readonly<Record<string, string>>) {
+    this.ownerAttrs = attrs;
+    this.podIP = (attrs[ATTR_NAMESPACE] ?? '') !== '' && (attrs[ATTR_POD] ?? '') !== '';
+    this.tunnel = TUNNEL_TYPE_VALUES.has(attrs[ATTR_TYPE] ?? '') || isTunnelHandleOf(this.handle, attrs[ATTR_NODE] ?? '');
   }
 
   /** The `node` attribute: a Calico node name, or '' (LoadBalancer addresses have none). */
@@ -40,7 +61,7 @@ export class Allocation {
   }
 
   isPodIP(): boolean {
-    return (this.attrs[ATTR_NAMESPACE] ?? '') !== '' && (this.attrs[ATTR_POD] ?? '') !== '';
+    return this.podIP;
   }
 
   /** A KubeVirt VM's address: the `vmi-name` key is present, even when empty. */
@@ -53,9 +74,7 @@ export class Allocation {
    * tunnel handle naming this allocation's node. Either way it is valid while the node exists.
    */
   isTunnelAddress(): boolean {
-    if (TUNNEL_TYPE_VALUES.has(this.attrs[ATTR_TYPE] ?? '')) return true;
-    const tunnel = parseTunnelHandleId(this.handle);
-    return tunnel !== undefined && tunnel.node === this.node;
+    return this.tunnel;
   }
 
   isWindowsReserved(): boolean {

@@ -72,8 +72,10 @@ export function assertConsistentState(state: GcState, options: ConsistencyOption
 
   let byHandleCount = 0;
   for (const [handle, inner] of state.allocationsByHandle) {
-    if (inner.size === 0) fail(`handle ${handle} has an empty entry`);
-    for (const [id, a] of inner) {
+    if (inner.length === 0) fail(`handle ${handle} has an empty entry`);
+    if (new Set(inner).size !== inner.length) fail(`handle ${handle} lists an allocation twice`);
+    for (const a of inner) {
+      const id = a.id;
       byHandleCount++;
       if (a.handle !== handle) fail(`allocation ${id} is under handle ${handle} but has ${a.handle}`);
       if (state.allocationsByBlock.get(a.block)?.get(id) !== a) fail(`handle tracker has untracked allocation ${id}`);

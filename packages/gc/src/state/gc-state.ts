@@ -55,7 +55,9 @@ export class GcState {
   private readonly byBlock = new Map<string, Map<string, Allocation>>();
   private readonly byNode = new Map<string, Map<string, Allocation>>();
   private readonly dirty = new Set<string>();
-  private readonly byHandle = new Map<string, Map<string, Allocation>>();
+  // Arrays, not Maps: almost every handle has one or two addresses, and 150,000 small Maps cost
+  // more memory and GC time than the rest of the tracker (design/gc.md "Scale").
+  private readonly byHandle = new Map<string, Allocation[]>();
   private readonly confirmed = new Map<string, Allocation>();
   private readonly loadBalancer = new Map<string, Allocation>();
   private readonly nodeOfBlock = new Map<string, string>();
@@ -90,7 +92,7 @@ export class GcState {
   get dirtyNodes(): ReadonlySet<string> {
     return this.dirty;
   }
-  get allocationsByHandle(): ReadonlyMap<string, ReadonlyMap<string, Allocation>> {
+  get allocationsByHandle(): ReadonlyMap<string, readonly Allocation[]> {
     return this.byHandle;
   }
   get confirmedLeaks(): ReadonlyMap<string, Allocation> {
@@ -131,18 +133,18 @@ export class GcState {
     }
     inner.set(a.id, a);
     this.indexByNode(a);
-    let handles = this.byHandle.get(a.handle);
-    if (handles === undefined) {
-      handles = new Map();
-      this.byHandle.set(a.handle, handles);
-    }
-    handles.set(a.id, a);
+    const handles = this.byHandle.get(a.handle);
+    if (handles === undefined) this.byHandle.set(a.handle, [a]);
+    else if (!handles.includes(a)) handles.push(a);
   }
 
   releaseAllocation(a: Allocation): void {
     const handles = this.byHandle.get(a.handle);
-    handles?.delete(a.id);
-    if (handles?.size === 0) this.byHandle.delete(a.handle);
+    const at = handles?.indexOf(a) ?? -1;
+    if (handles !== undefined && at !== -1) {
+      handles.splice(at, 1);
+      if (handles.length === 0) this.byHandle.delete(a.handle);
+    }
     this.confirmed.delete(a.id);
     this.unindexByNode(a);
     this.byBlock.get(a.block)?.delete(a.id);

@@ -16,7 +16,7 @@ export function isHandleConfirmedLeak(deps: SyncDeps, handle: string): boolean {
     deps.log.warn('handle tracker is empty; refusing to release', { handle });
     return false;
   }
-  for (const a of state.allocationsByHandle.get(handle)?.values() ?? []) if (!a.isConfirmedLeak()) return false;
+  for (const a of state.allocationsByHandle.get(handle) ?? []) if (!a.isConfirmedLeak()) return false;
   return true;
 }
 

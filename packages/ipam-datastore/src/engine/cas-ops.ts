@@ -1,5 +1,5 @@
 import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError } from '@ipamkit/models';
-import { isSoftDeleted, KINDS, type KindName, type RowFilter } from './kinds.js';
+import { isRowSoftDeleted, isSoftDeleted, KINDS, type KindName, type RowFilter } from './kinds.js';
 import type { RowEngine, StoredRow } from './row-engine.js';
 
 // The compare-and-swap rules of spec/datastore.md §10, written once for every row engine. Each
@@ -17,7 +17,7 @@ export function parseRevision(kind: KindName, key: string, revision: string): bi
 /** A live row or NotFoundError: soft-deleted rows do not exist for readers. */
 export function getLive(engine: RowEngine, kind: KindName, key: string): StoredRow {
   const row = engine.getRow(kind, key);
-  if (row === undefined || isSoftDeleted(kind, row.value)) throw new NotFoundError(identifier(kind, key));
+  if (row === undefined || isRowSoftDeleted(kind, row)) throw new NotFoundError(identifier(kind, key));
   return row;
 }
 
@@ -29,7 +29,7 @@ export function listLive(engine: RowEngine, kind: KindName, filter: RowFilter = 
 export function createRow(engine: RowEngine, kind: KindName, value: Record<string, unknown>): StoredRow {
   const key = KINDS[kind].keyOf(value);
   const existing = engine.getRow(kind, key);
-  if (existing !== undefined && !isSoftDeleted(kind, existing.value)) throw new AlreadyExistsError(identifier(kind, key));
+  if (existing !== undefined && !isRowSoftDeleted(kind, existing)) throw new AlreadyExistsError(identifier(kind, key));
   const row = { key, revision: engine.bumpRevision(), value };
   engine.putRow(kind, row);
   if (!isSoftDeleted(kind, value)) {

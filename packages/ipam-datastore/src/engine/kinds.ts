@@ -49,6 +49,11 @@ export function isSoftDeleted(kind: KindName, value: Record<string, unknown>): b
   return KINDS[kind].softDelete && value['deleted'] === true;
 }
 
+/** `isSoftDeleted` for a stored row, without decoding its value when the engine already knows. */
+export function isRowSoftDeleted(kind: KindName, row: { readonly value: Record<string, unknown>; readonly softDeleted?: boolean }): boolean {
+  return row.softDeleted ?? isSoftDeleted(kind, row.value);
+}
+
 export function matchesFilter(index: RowIndex, filter: RowFilter): boolean {
   return (
     (filter.ipVersion === undefined || index.ipVersion === filter.ipVersion) &&

@@ -5,6 +5,11 @@ export interface StoredRow {
   readonly key: string;
   readonly revision: bigint;
   readonly value: Record<string, unknown>;
+  /**
+   * Whether the row is soft-deleted, when the engine knows without decoding `value` (SQLite keeps
+   * it in a column); absent, it is computed from `value`. Lets a CAS check skip the decode.
+   */
+  readonly softDeleted?: boolean;
 }
 
 /** One entry of the change log that watches replay. */

@@ -68,6 +68,8 @@ async function* iterate<T, Id>(
   });
   const onAbort = (): void => queue.end();
   signal?.addEventListener('abort', onAbort, { once: true });
+  // An abort that arrived while the watch was being created must still end the stream.
+  if (isAborted(signal)) queue.end();
   try {
     for (;;) {
       const next = await queue.next();
@@ -126,4 +128,9 @@ function live<T, Id>(kv: EtcdKv, kind: EtcdKind<T, Id>, rawKv: IKeyValue): Versi
   const value = kind.decode(raw.key, raw.value);
   if (value === undefined || kind.softDeleted(value)) return undefined;
   return { ...value, revision: raw.modRevision };
+}
+
+/** Read through a call so the compiler does not carry the pre-`await` narrowing of `aborted`. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }

@@ -25,6 +25,7 @@ export function coreResourceStore<T extends { name: string }>(binding: CoreBindi
   return {
     ...base,
     async update(obj: Versioned<T>): Promise<Versioned<T>> {
+      // eslint-disable-next-line ipamkit/require-soft-delete-filter -- Nodes and Namespaces are core kinds with no soft delete.
       const current = await binding.collection.get(obj.name);
       return binding.decode(await binding.collection.replace(binding.mergeInto(current, obj)));
     },

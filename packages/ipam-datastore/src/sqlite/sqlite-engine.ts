@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, StoredRow } from '../engine/row-engine.js';
+import { DecodedValueCache } from './decoded-value-cache.js';
 import { decodeValue, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
 import { translateSqliteError } from './translate-sqlite-error.js';
@@ -13,7 +14,39 @@ export interface SqliteEngineOptions {
 interface ObjectRow {
   key: string;
   revision: bigint;
+  deleted: bigint;
   value: string;
+}
+
+/**
+ * A row as read: the value is decoded on first use, so a CAS check that only compares the revision
+ * (and the soft-delete column) never parses the JSON.
+ */
+class SqliteRow implements StoredRow {
+  private decoded: Record<string, unknown> | undefined;
+
+  constructor(
+    private readonly kind: KindName,
+    private readonly row: ObjectRow,
+    private readonly cache: DecodedValueCache,
+  ) {}
+
+  get key(): string {
+    return this.row.key;
+  }
+
+  get revision(): bigint {
+    return this.row.revision;
+  }
+
+  get softDeleted(): boolean {
+    return KINDS[this.kind].softDelete && Number(this.row.deleted) !== 0;
+  }
+
+  get value(): Record<string, unknown> {
+    this.decoded ??= this.cache.decode(this.kind, this.row.key, this.row.value);
+    return this.decoded;
+  }
 }
 
 interface ChangeRow {
@@ -27,12 +60,16 @@ interface ChangeRow {
 
 interface KindStatements {
   readonly get: Database.Statement<[string], ObjectRow>;
+  readonly list: Map<string, Database.Statement<unknown[], ObjectRow>>;
   readonly put: Database.Statement<[string, bigint, number, string | null, string | null, number | null, string]>;
   readonly remove: Database.Statement<[string]>;
 }
 
 /** Compaction runs every this many revisions, inside the write that crosses the boundary. */
 const COMPACT_EVERY = 1024n;
+
+/** Decoded values memoised per connection (see DecodedValueCache). */
+const DECODE_CACHE_ROWS = 4096;
 
 /**
  * Rows in SQLite (WAL). The connection runs with safe integers on, so revisions come back as
@@ -41,7 +78,13 @@ const COMPACT_EVERY = 1024n;
  */
 export class SqliteEngine implements RowEngine {
   private readonly statements: Map<KindName, KindStatements>;
-  private readonly listCache = new Map<string, Database.Statement<unknown[], ObjectRow>>();
+  private readonly decoded = new DecodedValueCache(DECODE_CACHE_ROWS);
+  /** The value `putRow` just encoded, so that the change-log entry written next reuses the text. */
+  private lastEncoded: { readonly value: Record<string, unknown>; readonly text: string } | undefined;
+  private readonly begin: Database.Statement;
+  private readonly beginImmediate: Database.Statement;
+  private readonly commitStatement: Database.Statement;
+  private readonly rollbackStatement: Database.Statement;
   private readonly bump: Database.Statement<[], { value: bigint }>;
   private readonly current: Database.Statement<[], { value: bigint }>;
   private readonly insertChange: Database.Statement<[bigint, string, string, string, string, bigint]>;
@@ -60,7 +103,8 @@ export class SqliteEngine implements RowEngine {
         return [
           kind,
           {
-            get: db.prepare(`SELECT key, revision, value FROM ${t} WHERE key = ?`),
+            get: db.prepare(`SELECT key, revision, deleted, value FROM ${t} WHERE key = ?`),
+            list: new Map(),
             put: db.prepare(
               `INSERT OR REPLACE INTO ${t} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?)`,
             ),
@@ -69,6 +113,10 @@ export class SqliteEngine implements RowEngine {
         ];
       }),
     );
+    this.begin = db.prepare('BEGIN');
+    this.beginImmediate = db.prepare('BEGIN IMMEDIATE');
+    this.commitStatement = db.prepare('COMMIT');
+    this.rollbackStatement = db.prepare('ROLLBACK');
     this.bump = db.prepare('UPDATE revision_counter SET value = value + 1 WHERE id = 0 RETURNING value');
     this.current = db.prepare('SELECT value FROM revision_counter WHERE id = 0');
     this.insertChange = db.prepare('INSERT INTO changes (revision, kind, key, type, value, value_revision) VALUES (?, ?, ?, ?, ?, ?)');
@@ -84,50 +132,55 @@ export class SqliteEngine implements RowEngine {
     return s;
   }
 
+  // Transaction control runs through prepared statements: `exec` would parse the SQL every time.
   beginRead(): void {
-    this.db.exec('BEGIN');
+    this.begin.run();
   }
 
   endRead(): void {
-    if (this.db.inTransaction) this.db.exec('COMMIT');
+    if (this.db.inTransaction) this.commitStatement.run();
   }
 
   beginWrite(): void {
-    this.db.exec('BEGIN IMMEDIATE');
+    this.beginImmediate.run();
   }
 
   commit(): void {
-    this.db.exec('COMMIT');
+    this.lastEncoded = undefined;
+    this.commitStatement.run();
   }
 
   rollback(): void {
-    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.lastEncoded = undefined;
+    if (this.db.inTransaction) this.rollbackStatement.run();
   }
 
   getRow(kind: KindName, key: string): StoredRow | undefined {
     const row = this.kind(kind).get.get(key);
-    return row === undefined ? undefined : { key: row.key, revision: row.revision, value: decodeValue(kind, row.value) };
+    return row === undefined ? undefined : new SqliteRow(kind, row, this.decoded);
   }
 
   listRows(kind: KindName, filter: RowFilter): StoredRow[] {
-    const where = ['deleted = 0'];
     const params: unknown[] = [];
+    let shape = '';
     for (const [column, value] of [['host', filter.host], ['type', filter.type], ['ip_version', filter.ipVersion]] as const) {
       if (value === undefined) continue;
-      where.push(`${column} = ?`);
+      shape += ` AND ${column} = ?`;
       params.push(value);
     }
-    const sql = `SELECT key, revision, value FROM ${TABLES[kind]} WHERE ${where.join(' AND ')} ORDER BY key`;
-    let stmt = this.listCache.get(sql);
+    const cache = this.kind(kind).list;
+    let stmt = cache.get(shape);
     if (stmt === undefined) {
-      stmt = this.db.prepare<unknown[], ObjectRow>(sql);
-      this.listCache.set(sql, stmt);
+      stmt = this.db.prepare<unknown[], ObjectRow>(`SELECT key, revision, deleted, value FROM ${TABLES[kind]} WHERE deleted = 0${shape} ORDER BY key`);
+      cache.set(shape, stmt);
     }
-    return stmt.all(...params).map((r) => ({ key: r.key, revision: r.revision, value: decodeValue(kind, r.value) }));
+    return stmt.all(...params).map((r) => new SqliteRow(kind, r, this.decoded));
   }
 
   putRow(kind: KindName, row: StoredRow): void {
     const index = KINDS[kind].indexOf(row.value);
+    const text = encodeValue(row.value);
+    this.lastEncoded = { value: row.value, text };
     this.kind(kind).put.run(
       row.key,
       row.revision,
@@ -135,7 +188,7 @@ export class SqliteEngine implements RowEngine {
       index.host ?? null,
       index.type ?? null,
       index.ipVersion ?? null,
-      encodeValue(row.value),
+      text,
     );
   }
 
@@ -154,7 +207,9 @@ export class SqliteEngine implements RowEngine {
   }
 
   appendChange(c: ChangeRecord): void {
-    this.insertChange.run(c.revision, c.kind, c.key, c.type, encodeValue(c.value), c.valueRevision);
+    const text = this.lastEncoded?.value === c.value ? this.lastEncoded.text : encodeValue(c.value);
+    this.lastEncoded = undefined;
+    this.insertChange.run(c.revision, c.kind, c.key, c.type, text, c.valueRevision);
     const retention = BigInt(this.options.changeLogRetention);
     if (c.revision % COMPACT_EVERY === 0n && c.revision > retention) {
       this.pruneChanges.run(c.revision - retention);

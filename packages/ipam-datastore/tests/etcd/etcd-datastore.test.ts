@@ -139,6 +139,15 @@ describe('watch', () => {
     }
   });
 
+  it('ends the stream when aborted while the watch is still being created', async () => {
+    const { ds } = fresh();
+    const abort = new AbortController();
+    const iterator = ds.blocks.watch({ signal: abort.signal })[Symbol.asyncIterator]();
+    const first = iterator.next();
+    abort.abort();
+    await expect(first).resolves.toEqual({ done: true, value: undefined });
+  });
+
   it('reports affinities of both types from one ordered stream', async () => {
     const { ds } = fresh();
     const { revision } = await ds.affinities.listWithRevision();

@@ -63,6 +63,7 @@ async function releaseHandle(ctx: SyncContext, key: ServiceKey): Promise<boolean
 /** Releases single addresses of this Service (never another handle's), then untracks them. */
 async function releaseAddresses(ctx: SyncContext, key: ServiceKey, ips: readonly string[]): Promise<boolean> {
   try {
+    // eslint-disable-next-line ipamkit/require-release-sequence-number -- guarded by the handle instead: it is derived from this Service's UID and only this (serial) controller allocates under it, so a re-allocated address belongs to another handle and the release is refused
     await ctx.ipam.releaseIPs(ips.map((address) => ({ address, handle: key.handle })));
   } catch (err) {
     ctx.metrics.countError('release');

@@ -110,7 +110,7 @@ export function lifecycleScenarios(newDatastore: DatastoreFactory): void {
   });
 
   describe('cold start (§7)', () => {
-    it('assigns nothing before the first full sync and everything after it', async () => {
+    it('assigns a Service that existed before start in the first full sync', async () => {
       const ds = await newDatastore();
       await seedPools(ds, [LB_POOL_V4]);
       const view = new MemoryLbClusterView();

@@ -14,6 +14,8 @@ const ESCAPES: Readonly<Record<string, string>> = {
  * the last value, as Go's decoder does. Throws CodecError naming the position.
  */
 export function parseWireJson(text: string): unknown {
+  const fast = parseFast(text);
+  if (fast !== FALLBACK) return fast;
   const parser = new WireJsonParser(text);
   parser.skipWhitespace();
   const value = parser.parseValue(0);
@@ -21,6 +23,133 @@ export function parseWireJson(text: string): unknown {
   if (parser.pos < text.length) parser.fail('unexpected data after the JSON value');
   return value;
 }
+
+// ---- fast path -----------------------------------------------------------------------------
+// Datastore rows are parsed on every read, so the common case goes through the native JSON.parse.
+// One scan of the text (exact for valid JSON) finds the integer literals longer than 15 digits, the
+// only tokens where JSON.parse and the rules above can differ, and the deepest nesting. Those
+// literals are swapped for marker strings ("\u0000<index>") that are put back as exact numbers after
+// parsing. Anything unusual (a failed JSON.parse, deep nesting, a "\u0000" already in the text) is
+// handed to the full parser, which then decides the result or the error, so the answer is the same.
+
+const FALLBACK: unique symbol = Symbol('fallback');
+const MARKER = '\\u0000'; // the six characters of the JSON escape, not U+0000 itself
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const LONG_DIGIT_RUN = /[0-9]{16}/;
+
+/** The end of the string literal opening at `start`, or -1. */
+function stringEnd(text: string, start: number): number {
+  let j = text.indexOf('"', start + 1);
+  while (j !== -1) {
+    let backslashes = 0;
+    for (let k = j - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
+    if (backslashes % 2 === 0) return j;
+    j = text.indexOf('"', j + 1);
+  }
+  return -1;
+}
+
+const isNumberChar = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x45 || c === 0x65;
+
+function parseFast(text: string): unknown {
+  // Too short to nest MAX_DEPTH deep, and no digit run long enough to need a bigint: no scan.
+  if (text.length < 2 * MAX_DEPTH && !LONG_DIGIT_RUN.test(text)) return tryJsonParse(text);
+  let depth = 0;
+  let bigStarts: number[] | undefined;
+  let bigEnds: number[] | undefined;
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const end = stringEnd(text, i);
+      if (end === -1) return FALLBACK;
+      i = end + 1;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth >= MAX_DEPTH) return FALLBACK;
+      i++;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      i++;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      const start = i;
+      let digitsOnly = true;
+      for (let d = c; i < n && isNumberChar(d); d = text.charCodeAt(++i)) {
+        if (d < 0x30 || d > 0x39) digitsOnly = d === 0x2d && i === start && digitsOnly;
+      }
+      // Up to 15 digits JSON.parse is exact; longer integer literals need the bigint rule.
+      const digits = i - start - (c === 0x2d ? 1 : 0);
+      if (digitsOnly && digits > 15 && text.charCodeAt(i - digits) !== 0x30) {
+        (bigStarts ??= []).push(start);
+        (bigEnds ??= []).push(i);
+      }
+    } else {
+      i++;
+    }
+  }
+  if (bigStarts === undefined || bigEnds === undefined) return tryJsonParse(text);
+  if (text.includes(MARKER)) return FALLBACK;
+  const bigs: (number | bigint)[] = [];
+  let marked = '';
+  let from = 0;
+  for (let k = 0; k < bigStarts.length; k++) {
+    const start = bigStarts[k] ?? 0;
+    const end = bigEnds[k] ?? start;
+    const big = BigInt(text.slice(start, end));
+    // Only a 16-digit literal can still be safe (2^53 − 1 has 16 digits).
+    const safe = end - start <= 17 && big <= MAX_SAFE && big >= -MAX_SAFE;
+    bigs.push(safe ? Number(big) : big);
+    marked += `${text.slice(from, start)}"${MARKER}${String(k)}"`;
+    from = end;
+  }
+  marked += text.slice(from);
+  const value = tryJsonParse(marked);
+  if (value === FALLBACK) return FALLBACK;
+  // A marker in a key position (invalid text made valid) or lost to a duplicate key is not
+  // restored: the count differs and the full parser decides.
+  const restore = { bigs, restored: 0 };
+  const result = restoreMarkers(value, restore);
+  return restore.restored === bigs.length ? result : FALLBACK;
+}
+
+function tryJsonParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return FALLBACK;
+  }
+}
+
+const isMarker = (v: unknown): v is string => typeof v === 'string' && v.charCodeAt(0) === 0 && v.length > 1;
+
+interface Restore {
+  readonly bigs: readonly (number | bigint)[];
+  restored: number;
+}
+
+/** Puts the exact numbers back where the markers are (only markers start with U+0000: see parseFast). */
+function restoreMarkers(value: unknown, bigs: Restore): unknown {
+  if (isMarker(value)) {
+    bigs.restored++;
+    return bigs.bigs[Number(value.slice(1))];
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'object' || isMarker(item)) value[i] = restoreMarkers(item, bigs);
+    }
+    return value;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    const item = obj[key];
+    // An own `__proto__` data property is assigned as data, not through the prototype setter.
+    if (typeof item === 'object' || isMarker(item)) obj[key] = restoreMarkers(item, bigs);
+  }
+  return obj;
+}
+
+// ---- full parser -----------------------------------------------------------------------------
 
 class WireJsonParser {
   pos = 0;

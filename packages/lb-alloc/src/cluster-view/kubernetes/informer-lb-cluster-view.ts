@@ -3,7 +3,7 @@ import type { Namespace } from '@ipamkit/models';
 import type { LbClusterView, LbClusterViewListener } from '../lb-cluster-view.js';
 import { namespacedName, type LbService } from '../../service/lb-service.js';
 import { projectNamespace, projectService } from './project-service.js';
-import { type ListPage, Reflector } from './reflector.js';
+import { Reflector } from './reflector.js';
 
 export interface InformerLbClusterViewOptions {
   readonly kubeConfig: KubeConfig;
@@ -32,7 +32,7 @@ export class InformerLbClusterView implements LbClusterView {
     this.services = new Reflector({
       kc,
       path: '/api/v1/services',
-      list: (cont) => this.core.listServiceForAllNamespaces(page(cont)) as Promise<ListPage>,
+      list: (cont) => this.core.listServiceForAllNamespaces(page(cont)),
       project: projectService,
       key: (s) => namespacedName(s.namespace, s.name),
       onChange: (s) => {
@@ -43,7 +43,7 @@ export class InformerLbClusterView implements LbClusterView {
     this.namespaces = new Reflector({
       kc,
       path: '/api/v1/namespaces',
-      list: (cont) => this.core.listNamespace(page(cont)) as Promise<ListPage>,
+      list: (cont) => this.core.listNamespace(page(cont)),
       project: projectNamespace,
       key: (n) => n.name,
       onError: (err) => options.onError?.('namespaces', err),

@@ -46,25 +46,25 @@ export class Reflector<P> {
     await this.running;
   }
 
-  private get stopped(): boolean {
+  private isStopped(): boolean {
     return this.abort.signal.aborted;
   }
 
   private async run(): Promise<void> {
     let backoffMs = 200;
-    while (!this.stopped) {
+    while (!this.isStopped()) {
       try {
         let resourceVersion = await this.relist();
         this.resolveSynced();
         backoffMs = 200;
         for (;;) {
           const next = await this.watchOnce(resourceVersion);
-          if (this.stopped) return;
+          if (this.isStopped()) return;
           if (next === undefined) break;
           resourceVersion = next;
         }
       } catch (err) {
-        if (this.stopped) return;
+        if (this.isStopped()) return;
         this.options.onError?.(err);
       }
       await this.sleep(backoffMs);
@@ -118,12 +118,12 @@ export class Reflector<P> {
       };
       const onDone = (err: unknown): void => {
         if (gone) resolve(undefined);
-        else if (err !== null && err !== undefined && !this.stopped) reject(err instanceof Error ? err : new Error('watch failed', { cause: err }));
+        else if (err !== null && err !== undefined && !this.isStopped()) reject(err instanceof Error ? err : new Error('watch failed', { cause: err }));
         else resolve(resourceVersion);
       };
       watch.watch(this.options.path, { resourceVersion, allowWatchBookmarks: true }, onEvent, onDone).then((controller) => {
         this.watchAbort = controller;
-        if (this.stopped) controller.abort();
+        if (this.isStopped()) controller.abort();
       }, reject);
     });
   }

@@ -1,0 +1,40 @@
+import { writeFileSync } from 'node:fs';
+import type { HammerOptions } from '../hammer/hammer-options.js';
+import { renderHammer } from '../hammer/render-hammer.js';
+import { runHammer } from '../hammer/run-hammer.js';
+import { numberFlag, parseFlags, stringFlag } from './parse-flags.js';
+import type { SimIo } from './sim-io.js';
+
+const SPEC = {
+  processes: { type: 'string' },
+  ops: { type: 'string' },
+  'kill-rate': { type: 'string' },
+  datastore: { type: 'string' },
+  'restart-etcd': { type: 'boolean' },
+  'pods-per-process': { type: 'string' },
+  'grace-ms': { type: 'string' },
+  seed: { type: 'string' },
+  json: { type: 'string' },
+} as const;
+
+/** `ipamkit-sim hammer`: exit 1 on any violation. `--restart-etcd` implies `--datastore etcd`. */
+export async function hammerCommand(args: readonly string[], io: SimIo): Promise<number> {
+  const f = parseFlags(args, SPEC);
+  const restart = f['restart-etcd'] === true;
+  const partial: Partial<Record<keyof HammerOptions, unknown>> = {
+    processes: numberFlag(f, 'processes'),
+    ops: numberFlag(f, 'ops'),
+    killRate: numberFlag(f, 'kill-rate'),
+    datastore: stringFlag(f, 'datastore') ?? (restart ? 'etcd' : undefined),
+    restartEtcd: restart ? true : undefined,
+    podsPerProcess: numberFlag(f, 'pods-per-process'),
+    gracePeriodMs: numberFlag(f, 'grace-ms'),
+    seed: numberFlag(f, 'seed'),
+  };
+  const options = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<HammerOptions>;
+  const result = await runHammer(options, io.stderr);
+  io.stdout.write(renderHammer(result));
+  const json = stringFlag(f, 'json');
+  if (json !== undefined) writeFileSync(json, `${JSON.stringify(result, null, 2)}\n`);
+  return result.violations.length === 0 ? 0 : 1;
+}

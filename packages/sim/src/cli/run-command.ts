@@ -1,0 +1,47 @@
+import { writeFileSync } from 'node:fs';
+import { renderReport } from '../report/render-report.js';
+import { renderSummary } from '../run/render-summary.js';
+import type { RunOptions } from '../run/run-options.js';
+import { runSim } from '../run/run-sim.js';
+import { numberFlag, parseFlags, stringFlag } from './parse-flags.js';
+import type { SimIo } from './sim-io.js';
+
+const SPEC = {
+  nodes: { type: 'string' },
+  pods: { type: 'string' },
+  churn: { type: 'string' },
+  datastore: { type: 'string' },
+  'sqlite-path': { type: 'string' },
+  'etcd-endpoints': { type: 'string' },
+  spawn: { type: 'boolean' },
+  services: { type: 'string' },
+  'grace-ms': { type: 'string' },
+  seed: { type: 'string' },
+  report: { type: 'string' },
+} as const;
+
+/** `ipamkit-sim run`: exit 0 only when the final check is clean. */
+export async function runCommand(args: readonly string[], io: SimIo): Promise<number> {
+  const f = parseFlags(args, SPEC);
+  const partial: Partial<Record<keyof RunOptions, unknown>> = {
+    nodes: numberFlag(f, 'nodes'),
+    pods: numberFlag(f, 'pods'),
+    churn: numberFlag(f, 'churn'),
+    datastore: stringFlag(f, 'datastore'),
+    sqlitePath: stringFlag(f, 'sqlite-path'),
+    etcdEndpoints: stringFlag(f, 'etcd-endpoints')?.split(','),
+    spawn: f['spawn'] === true ? true : undefined,
+    services: numberFlag(f, 'services'),
+    gracePeriodMs: numberFlag(f, 'grace-ms'),
+    seed: numberFlag(f, 'seed'),
+    reportPath: stringFlag(f, 'report'),
+  };
+  const options = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<RunOptions>;
+  const result = await runSim(options, { progress: io.stderr });
+  io.stdout.write(renderSummary(result));
+  if (options.reportPath !== undefined) {
+    writeFileSync(options.reportPath, renderReport(result));
+    io.stdout.write(`report written to ${options.reportPath}\n`);
+  }
+  return result.check.violations.length === 0 ? 0 : 1;
+}
