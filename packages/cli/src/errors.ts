@@ -50,3 +50,23 @@ export class AddressNotAssignedError extends IpamError {
     super(`IP address ${ip} is not assigned`);
   }
 }
+
+/**
+ * `datastore migrate` refuses the data or the target as they are (a node without a Kubernetes name,
+ * names that would collide, a target that is not empty); nothing was written.
+ */
+export class MigrationRejectedError extends ValidationError {
+  override name = 'MigrationRejectedError';
+}
+
+/**
+ * An import write failed part-way (a datastore error, not bad input); the objects created before it
+ * were deleted again unless `rolledBack` is false, in which case the message lists what remains.
+ */
+export class MigrationImportError extends IpamError {
+  override name = 'MigrationImportError';
+  readonly category: ErrorCategory = 'transient';
+  constructor(message: string, readonly rolledBack: boolean, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

@@ -14,6 +14,9 @@ import { explainNode } from './explain/explain-node.js';
 import { explainPod } from './explain/explain-pod.js';
 import { renderIPExplanation, renderNodeExplanation, renderPodExplanation } from './explain/render-explain.js';
 import { prettyJson } from './format/pretty-json.js';
+import { migrateExport } from './migrate/migrate-export.js';
+import { migrateImport } from './migrate/migrate-import.js';
+import { renderExport, renderImport } from './migrate/render-migrate.js';
 import { openDatastore, type DatastoreFlags } from './open-datastore.js';
 import { ipamRelease } from './release/ipam-release.js';
 import { renderRelease } from './release/render-release.js';
@@ -183,7 +186,54 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean) => void): 
         return { text: renderNodeExplanation(result), json: result };
       }, json);
     });
+  addMigrateCommands(program, setTask);
   return program;
+}
+
+function nonEmptyFile(file: string | undefined, flag: string): string | undefined {
+  if (file !== undefined && file.trim() === '') throw new CliUsageError(`${flag} must name a file`);
+  return file;
+}
+
+/** `datastore migrate export|import` (design/cli.md "datastore migrate"): the global datastore is the source, or the target. */
+function addMigrateCommands(program: Command, setTask: (task: Task, json: boolean) => void): void {
+  const migrate = program
+    .command('datastore')
+    .description('datastore-wide operations')
+    .command('migrate')
+    .description('move IPAM data, pools, reservations and nodes from one datastore to another');
+
+  migrate
+    .command('export')
+    .description('write everything to migrate as one JSON document (the datastore is the source; read-only)')
+    .option('-f, --file <path>', 'write the document here (default: stdout)')
+    .option('--k8s-node-names', 'rename nodes to their Kubernetes names (spec.orchRefs), rewriting tunnel handles and owners')
+    .addOption(outputOption())
+    .action((o: { file?: string; k8sNodeNames?: boolean; output?: string }) => {
+      const file = nonEmptyFile(o.file, '--file');
+      const json = wantsJson(o.output);
+      setTask(async (ctx) => {
+        const result = await migrateExport(ctx, { k8sNodeNames: o.k8sNodeNames === true, ...(file === undefined ? {} : { file }) });
+        if (file === undefined) return { text: prettyJson(result.document), json: result.document };
+        const { document: _document, ...summary } = result;
+        return { text: renderExport(result), json: summary };
+      }, json);
+    });
+
+  migrate
+    .command('import')
+    .description('create everything in an export document (the datastore is the target and must be empty)')
+    .requiredOption('-f, --file <path>', 'the export document')
+    .option('--dry-run', 'validate the file and the target, write nothing')
+    .addOption(outputOption())
+    .action((o: { file: string; dryRun?: boolean; output?: string }) => {
+      const file = nonEmptyFile(o.file, '--file') ?? o.file;
+      const json = wantsJson(o.output);
+      setTask(async (ctx) => {
+        const result = await migrateImport(ctx, { file, dryRun: o.dryRun === true });
+        return { text: renderImport(result), json: result };
+      }, json);
+    });
 }
 
 function errorMessage(err: unknown): string {

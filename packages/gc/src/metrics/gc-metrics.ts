@@ -103,20 +103,31 @@ export class GcMetrics {
           candidates.set(node, 0);
         }
       }
+      // In-use counts go by runs of one node (a block's allocations mostly share the affine node):
+      // one map update per run instead of one per allocation, in the same first-seen order.
+      let runNode: string | undefined;
+      let run = 0;
       for (const cidr of cidrs) {
         const affine = state.nodesByBlock.get(cidr);
         bump(blocks, affine ?? NO_AFFINITY_LABEL);
         bump(blocksByNode, affine ?? NO_AFFINITY_LABEL);
         for (const a of state.allocationsByBlock.get(cidr)?.values() ?? []) {
-          const node = a.node === '' ? UNKNOWN_NODE_LABEL : a.node;
-          bump(inUse, node);
-          if (a.node !== '' && affine !== a.node) {
+          const attrNode = a.node;
+          const node = attrNode === '' ? UNKNOWN_NODE_LABEL : attrNode;
+          if (node !== runNode) {
+            if (runNode !== undefined) bump(inUse, runNode, run);
+            runNode = node;
+            run = 0;
+          }
+          run++;
+          if (attrNode !== '' && affine !== attrNode) {
             bump(borrowed, node);
             bump(borrowedByNode, node);
           }
           if (a.isCandidateLeak() || a.isConfirmedLeak()) bump(candidates, node);
         }
       }
+      if (runNode !== undefined) bump(inUse, runNode, run);
       for (const [node, n] of inUse) this.inUse.set({ ippool: pool, node }, n);
       for (const [node, n] of borrowed) this.borrowed.set({ ippool: pool, node }, n);
       for (const [node, n] of candidates) this.candidates.set({ ippool: pool, node }, n);

@@ -36,8 +36,10 @@ export class Allocation {
     readonly block: string,
     attrs: Readonly<Record<string, string>>,
     public sequenceNumber: bigint,
+    /** `allocationId(handle, ip)`, when the caller has built it already (the ingest does). */
+    id: string = allocationId(handle, ip),
   ) {
-    this.id = allocationId(handle, ip);
+    this.id = id;
     this.attrs = attrs;
   }
 

@@ -39,6 +39,8 @@ export function assertConsistentState(state: GcState, options: ConsistencyOption
     if (state.nodesByBlock.get(cidr) !== node) fail(`empty block ${cidr} is not affine to ${node}`);
   }
   for (const cidr of state.blockReleaseTracker.keys()) if (!blocks.has(cidr)) fail(`empty timer for unknown block ${cidr}`);
+  if (state.blockCidrs.size !== blocks.size) fail(`the parsed CIDR cache holds ${state.blockCidrs.size} blocks, expected ${blocks.size}`);
+  for (const cidr of state.blockCidrs.keys()) if (!blocks.has(cidr)) fail(`parsed CIDR cached for unknown block ${cidr}`);
 
   // Every tracked allocation, from the block index (the source of truth).
   const tracked = new Map<string, Allocation>();

@@ -1,4 +1,4 @@
-import { type AllocationBlock, type IPPool, type IPReservation, type Versioned, addressAt, parseCidr } from '@ipamkit/models';
+import { type AllocationBlock, type IPPool, type IPReservation, type ParsedCidr, type Versioned, addressAt, parseCidr } from '@ipamkit/models';
 import { Allocation, allocationId } from './allocation.js';
 import { PoolManager } from './pool-manager.js';
 
@@ -16,7 +16,7 @@ export interface BlockSummary {
 }
 
 /** The address at `ordinal`: IPv4 by integer arithmetic (the hot path), IPv6 through models. */
-function addressFor(parsed: ReturnType<typeof parseCidr>, ordinal: number): string {
+function addressFor(parsed: ParsedCidr, ordinal: number): string {
   if (parsed.version !== 4) return addressAt(parsed, ordinal);
   const v = Number(parsed.network) + ordinal;
   return `${(v >>> 24) & 255}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
@@ -52,6 +52,9 @@ function sameAttrs(a: Readonly<Record<string, string>>, b: Readonly<Record<strin
  */
 export class GcState {
   private readonly blocks = new Map<string, BlockSummary>();
+  // Each known block's parsed CIDR, kept in step with `blocks`: a re-list or a watch update of a
+  // known block re-parses nothing, and the pool association reuses it (design/gc.md "Performance").
+  private readonly parsedCidrs = new Map<string, ParsedCidr>();
   private readonly byBlock = new Map<string, Map<string, Allocation>>();
   private readonly byNode = new Map<string, Map<string, Allocation>>();
   private readonly dirty = new Set<string>();
@@ -82,6 +85,10 @@ export class GcState {
 
   get allBlocks(): ReadonlyMap<string, BlockSummary> {
     return this.blocks;
+  }
+  /** The parsed CIDR of every known block (same keys as `allBlocks`). */
+  get blockCidrs(): ReadonlyMap<string, ParsedCidr> {
+    return this.parsedCidrs;
   }
   get allocationsByBlock(): ReadonlyMap<string, ReadonlyMap<string, Allocation>> {
     return this.byBlock;
@@ -126,11 +133,20 @@ export class GcState {
   // ---- the allocation pair -----------------------------------------------------------------
 
   assignAllocation(a: Allocation): void {
-    let inner = this.byBlock.get(a.block);
+    this.track(a, this.allocationsOf(a.block));
+  }
+
+  private allocationsOf(cidr: string): Map<string, Allocation> {
+    let inner = this.byBlock.get(cidr);
     if (inner === undefined) {
       inner = new Map();
-      this.byBlock.set(a.block, inner);
+      this.byBlock.set(cidr, inner);
     }
+    return inner;
+  }
+
+  /** `assignAllocation` with the block's map already looked up (once per block on ingest). */
+  private track(a: Allocation, inner: Map<string, Allocation>): void {
     inner.set(a.id, a);
     this.indexByNode(a);
     const handles = this.byHandle.get(a.handle);
@@ -218,16 +234,21 @@ export class GcState {
       this.nodeOfBlock.set(cidr, host);
       addTo(this.blocksOfNode, host, cidr);
     }
-    // 2. Walk the ordinals.
-    const parsed = parseCidr(cidr);
+    // 2. Walk the ordinals (an index loop: no iterator or entry pair per ordinal).
+    const parsed = this.parsedCidrs.get(cidr) ?? parseCidr(cidr);
     const known = this.byBlock.get(cidr);
-    const seen = new Set<string>();
+    // Only a block we already track can have allocations to drop (step 4); the first listing of a
+    // block, i.e. the whole of a full ingest, needs no identity set.
+    const seen = known === undefined ? undefined : new Set<string>();
+    const { allocations, attributes, sequenceNumberForAllocation } = block;
+    let inner = known;
     let allocated = 0;
     let earliestReleased: number | undefined;
-    for (const [ordinal, index] of block.allocations.entries()) {
+    for (let ordinal = 0; ordinal < allocations.length; ordinal++) {
+      const index = allocations[ordinal];
       if (index === null) continue;
       allocated++;
-      const attr = block.attributes[index];
+      const attr = index === undefined ? undefined : attributes[index];
       if (attr?.releasedAt !== undefined) {
         const at = Date.parse(attr.releasedAt);
         if (!Number.isNaN(at) && (earliestReleased === undefined || at < earliestReleased)) earliestReleased = at;
@@ -236,12 +257,13 @@ export class GcState {
       if (handle === undefined || handle === '') continue;
       const ip = addressFor(parsed, ordinal);
       const id = allocationId(handle, ip);
-      seen.add(id);
       const attrs = attr?.activeOwnerAttrs ?? {};
-      const sequenceNumber = block.sequenceNumberForAllocation[String(ordinal)] ?? 0n;
+      const sequenceNumber = sequenceNumberForAllocation[String(ordinal)] ?? 0n;
+      seen?.add(id);
       const existing = known?.get(id);
       if (existing === undefined) {
-        this.assignAllocation(new Allocation(ip, handle, cidr, attrs, sequenceNumber));
+        inner ??= this.allocationsOf(cidr);
+        this.track(new Allocation(ip, handle, cidr, attrs, sequenceNumber, id), inner);
       } else if (existing.sequenceNumber !== sequenceNumber || !sameAttrs(existing.attrs, attrs)) {
         this.refresh(existing, attrs, sequenceNumber);
       }
@@ -251,18 +273,15 @@ export class GcState {
     if (host !== '' && allocated === 0) this.empty.set(cidr, host);
     else if (host !== '') this.emptySince.delete(cidr);
     // 4. Allocations gone from this version.
-    for (const [id, a] of [...(known ?? [])]) if (!seen.has(id)) this.releaseAllocation(a);
+    if (known !== undefined && seen !== undefined) for (const [id, a] of [...known]) if (!seen.has(id)) this.releaseAllocation(a);
     // 5. Cold tracking.
     if (earliestReleased === undefined) this.cold.delete(cidr);
     else this.cold.set(cidr, earliestReleased);
     // 6–7.
-    this.pools.onBlockUpdated(cidr);
-    this.blocks.set(cidr, {
-      cidr,
-      ...(block.affinity === undefined ? {} : { affinity: block.affinity }),
-      revision: block.revision,
-      sequenceNumber: block.sequenceNumber,
-    });
+    this.pools.onBlockUpdated(cidr, parsed);
+    const { affinity, revision, sequenceNumber } = block;
+    this.blocks.set(cidr, affinity === undefined ? { cidr, revision, sequenceNumber } : { cidr, affinity, revision, sequenceNumber });
+    this.parsedCidrs.set(cidr, parsed);
   }
 
   /**
@@ -286,6 +305,7 @@ export class GcState {
     if (node !== undefined) removeFrom(this.blocksOfNode, node, cidr);
     this.nodeOfBlock.delete(cidr);
     this.blocks.delete(cidr);
+    this.parsedCidrs.delete(cidr);
     this.empty.delete(cidr);
     this.cold.delete(cidr);
     this.emptySince.delete(cidr);

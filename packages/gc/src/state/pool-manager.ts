@@ -1,9 +1,10 @@
-import { type IPPool, cidrContains, parseCidr } from '@ipamkit/models';
+import { type IPPool, type ParsedCidr, cidrContains, parseCidr } from '@ipamkit/models';
 import { UNKNOWN_POOL_LABEL } from '../constants.js';
 
 interface KnownPool {
   readonly pool: IPPool;
-  readonly prefixLength: number;
+  /** Parsed once: the association of 10,000 blocks would otherwise parse the pool 10,000 times. */
+  readonly parsed: ParsedCidr;
 }
 
 /**
@@ -38,19 +39,19 @@ export class PoolManager {
 
   /** Returns false (and stores nothing) when the pool CIDR does not parse. */
   onPoolUpdated(pool: IPPool): boolean {
-    let prefixLength: number;
+    let parsed: ParsedCidr;
     try {
-      prefixLength = parseCidr(pool.cidr).prefixLength;
+      parsed = parseCidr(pool.cidr);
     } catch {
       return false;
     }
     const isNew = !this.pools.has(pool.name);
-    this.pools.set(pool.name, { pool, prefixLength });
+    this.pools.set(pool.name, { pool, parsed });
     if (isNew) {
       this.blocksOfPool.set(pool.name, new Set());
       const orphans = this.blocksOfPool.get(UNKNOWN_POOL_LABEL);
       for (const cidr of [...(orphans ?? [])]) {
-        if (covers(pool.cidr, cidr)) this.move(cidr, pool.name);
+        if (covers(parsed, cidr)) this.move(cidr, pool.name);
       }
     }
     return true;
@@ -62,13 +63,19 @@ export class PoolManager {
     this.pools.delete(name);
   }
 
-  /** Associates a block once; later updates never move it (a pool deletion does). */
-  onBlockUpdated(cidr: string): void {
+  /**
+   * Associates a block once; later updates never move it (a pool deletion does). `parsed` is the
+   * block's CIDR already parsed, when the caller has it.
+   */
+  onBlockUpdated(cidr: string, parsed?: ParsedCidr): void {
     if (this.poolOfBlock.has(cidr)) return;
+    const block = parsed ?? cidr;
     let best: KnownPool | undefined;
     for (const known of this.pools.values()) {
-      if (!covers(known.pool.cidr, cidr)) continue;
-      if (best === undefined || known.prefixLength > best.prefixLength || (known.prefixLength === best.prefixLength && known.pool.name < best.pool.name)) {
+      if (!covers(known.parsed, block)) continue;
+      const prefixLength = known.parsed.prefixLength;
+      const bestPrefixLength = best?.parsed.prefixLength ?? -1;
+      if (best === undefined || prefixLength > bestPrefixLength || (prefixLength === bestPrefixLength && known.pool.name < best.pool.name)) {
         best = known;
       }
     }
@@ -101,7 +108,7 @@ export class PoolManager {
   }
 }
 
-function covers(poolCidr: string, blockCidr: string): boolean {
+function covers(poolCidr: ParsedCidr, blockCidr: string | ParsedCidr): boolean {
   try {
     return cidrContains(poolCidr, blockCidr);
   } catch {

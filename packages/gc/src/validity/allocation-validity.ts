@@ -72,7 +72,8 @@ function decideWithoutPod(a: Allocation, view: ClusterView): boolean | undefined
   if (a.isTunnelAddress()) return a.knode !== '';
   if (a.isVMAllocation()) return isVMAllocationValid(a, view);
   if (a.isLoadBalancerAddress()) return isLoadBalancerAllocationValid(a, view);
-  if ((a.attrs[ATTR_NAMESPACE] ?? '') === '' || (a.attrs[ATTR_POD] ?? '') === '') return true;
+  // No pod or no namespace attribute (computed once per attrs change, see Allocation).
+  if (!a.isPodIP()) return true;
   return undefined;
 }
 
@@ -91,9 +92,20 @@ function cachedLookup(a: Allocation, view: ClusterView): PodLookup {
   }
 }
 
-/** Spec/gc.md §10 against the cache (the scan). */
+/**
+ * Spec/gc.md §10 against the cache (the scan): `decideWithPod(a, cachedLookup(a, view))` without
+ * a lookup object per allocation, as it runs for every allocation of a full scan.
+ */
 export function isAllocationValidCached(a: Allocation, view: ClusterView): boolean {
-  return decideWithoutPod(a, view) ?? decideWithPod(a, cachedLookup(a, view));
+  const early = decideWithoutPod(a, view);
+  if (early !== undefined) return early;
+  let pod: PodProjection | undefined;
+  try {
+    pod = view.getPod(a.attrs[ATTR_NAMESPACE] ?? '', a.attrs[ATTR_POD] ?? '');
+  } catch {
+    return true; // a cache error proves nothing
+  }
+  return pod !== undefined && podAccountsFor(a, pod);
 }
 
 /**

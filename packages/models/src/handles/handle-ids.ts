@@ -91,3 +91,20 @@ export function sanitizeHandleId(handleId: string): string {
   const cut = handleId.indexOf('\r');
   return cut === -1 ? handleId : handleId.slice(0, cut);
 }
+
+/**
+ * The ID a tunnel handle gets when its node is renamed (datastore migration, spec/cli.md §7.2): every
+ * tunnel type, IPv6 included. Any other handle, or a tunnel handle of a node `rename` does not map
+ * (returns undefined for), is returned unchanged.
+ */
+export function renameTunnelHandleNode(handleId: string, rename: (node: string) => string | undefined): string {
+  const tunnel = parseTunnelHandleId(handleId);
+  if (tunnel === undefined) return handleId;
+  const renamed = rename(tunnel.node);
+  return renamed === undefined ? handleId : tunnelHandleId(tunnel.type, renamed);
+}
+
+/** The Kubernetes object name of an IPAMHandle: the ID lower-cased (`spec.handleID` keeps the case). */
+export function kubernetesHandleName(handleId: string): string {
+  return handleId.toLowerCase();
+}

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   cniHandleId,
   isCniHandleOfNetwork,
+  kubernetesHandleName,
   lengthLimitedId,
   loadBalancerHandleId,
   parseTunnelHandleId,
+  renameTunnelHandleNode,
   sanitizeHandleId,
   tunnelHandleId,
   vmHandleId,
@@ -53,5 +55,30 @@ describe('handle IDs', () => {
   it('cuts a handle at the first carriage return', () => {
     expect(sanitizeHandleId('h1\r\nrest')).toBe('h1');
     expect(sanitizeHandleId('h1')).toBe('h1');
+  });
+});
+
+describe('renameTunnelHandleNode', () => {
+  const rename = (node: string): string | undefined => ({ 'Node-A.example.com': 'node-a' })[node];
+
+  it.each([
+    ['ipip-tunnel-addr-Node-A.example.com', 'ipip-tunnel-addr-node-a'],
+    ['vxlan-tunnel-addr-Node-A.example.com', 'vxlan-tunnel-addr-node-a'],
+    ['wireguard-tunnel-addr-Node-A.example.com', 'wireguard-tunnel-addr-node-a'],
+    ['vxlan-v6-tunnel-addr-Node-A.example.com', 'vxlan-v6-tunnel-addr-node-a'],
+    ['wireguard-v6-tunnel-addr-Node-A.example.com', 'wireguard-v6-tunnel-addr-node-a'],
+    ['ipip-tunnel-addr-node-b', 'ipip-tunnel-addr-node-b'],
+    ['k8s-pod-network.Node-A.example.com', 'k8s-pod-network.Node-A.example.com'],
+    ['lb-Node-A.example.com', 'lb-Node-A.example.com'],
+    ['ipip-tunnel-addr-', 'ipip-tunnel-addr-'],
+  ])('turns %s into %s', (handleId, expected) => {
+    expect(renameTunnelHandleNode(handleId, rename)).toBe(expected);
+  });
+});
+
+describe('kubernetesHandleName', () => {
+  it('lower-cases the handle ID, which keeps its case elsewhere', () => {
+    expect(kubernetesHandleName('ipip-tunnel-addr-Node-A')).toBe('ipip-tunnel-addr-node-a');
+    expect(kubernetesHandleName('k8s-pod-network.abc')).toBe('k8s-pod-network.abc');
   });
 });

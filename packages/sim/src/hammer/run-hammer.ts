@@ -45,6 +45,7 @@ export function hammerWorkerPath(): string {
   return found;
 }
 
+const START_ATTEMPTS = 4;
 const POOL = { name: 'hammer-v4', cidr: '10.200.0.0/16', blockSize: 26 };
 
 /**
@@ -87,7 +88,20 @@ export async function runHammer(partial: Partial<HammerOptions> = {}, progress?:
     cleanups.push(() => gc.stop());
 
     const workerConfig = (node: SimNode): { datastore: DatastoreConfig; netConf: string } => ({ datastore: config, netConf: netConfFor(node, { ...confKeys, ipam: { type: 'calico-ipam', assign_ipv4: 'true' } }) });
-    for (const node of cluster.nodes) procs.push(await AllocatorProcess.start(workerPath, workerConfig(node)));
+    const startAllocator = async (node: SimNode): Promise<AllocatorProcess> => {
+      // A start can fail for reasons outside the hammer (a dependency's dist/ being rebuilt on a
+      // shared checkout): retry a few times before giving the run up.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await AllocatorProcess.start(workerPath, workerConfig(node));
+        } catch (err) {
+          if (attempt >= START_ATTEMPTS || aborted) throw err;
+          await new Promise((r) => setTimeout(r, 2000 * attempt));
+        }
+      }
+    };
+    let aborted = false;
+    for (const node of cluster.nodes) procs.push(await startAllocator(node));
 
     const random = seededRandom(o.seed);
     const bar = new ProgressBar(progress, o.ops, 'hammer');
@@ -99,7 +113,7 @@ export async function runHammer(partial: Partial<HammerOptions> = {}, progress?:
     let etcdRestarts = 0;
     let restart: Promise<void> | undefined;
     const drive = async (index: number, node: SimNode): Promise<void> => {
-      while (issued < o.ops) {
+      while (issued < o.ops && !aborted) {
         issued += 1;
         if (o.restartEtcd && etcd !== undefined && restart === undefined && issued >= o.ops / 2) {
           const e = etcd;
@@ -132,7 +146,7 @@ export async function runHammer(partial: Partial<HammerOptions> = {}, progress?:
             if (s.live !== undefined) cluster.podGone(s.live);
             s.live = undefined;
           }
-          procs[index] = await AllocatorProcess.start(workerPath, workerConfig(node));
+          procs[index] = await startAllocator(node);
         } else if (doAdd) {
           adds += 1;
           if (out.exitCode === 0) {
@@ -149,7 +163,17 @@ export async function runHammer(partial: Partial<HammerOptions> = {}, progress?:
         bar.update(issued, `${kills} kills, ${failures} failed`);
       }
     };
-    await Promise.all(cluster.nodes.map((node, i) => drive(i, node)));
+    // One failed driver stops the others before anything is torn down under them.
+    const driven = await Promise.allSettled(
+      cluster.nodes.map((node, i) =>
+        drive(i, node).catch((err: unknown) => {
+          aborted = true;
+          throw err;
+        }),
+      ),
+    );
+    const failed = driven.find((d): d is PromiseRejectedResult => d.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
     await restart;
     bar.done();
     const opsMs = Date.now() - started;
