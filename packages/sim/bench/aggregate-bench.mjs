@@ -1,6 +1,7 @@
 // `npm run bench` at the repository root: runs every package's `bench` target through nx (which
 // builds what it needs first), one after another so that they do not measure each other, and writes
 // bench-results/summary.json and bench-results/summary.md with the ratios of the performance table.
+// BENCH_PROJECTS=@ipamkit/sim,@ipamkit/gc limits the run to those packages.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,7 +18,9 @@ function benchPackages() {
     .map((d) => JSON.parse(readFileSync(join(root, 'packages', d, 'package.json'), 'utf8')))
     .filter((p) => typeof p.scripts?.bench === 'string')
     .map((p) => p.name);
-  return withBench.sort((a, b) => (a === '@ipamkit/sim') - (b === '@ipamkit/sim') || a.localeCompare(b));
+  const only = process.env.BENCH_PROJECTS?.split(',').filter((p) => p !== '');
+  const chosen = only === undefined || only.length === 0 ? withBench : withBench.filter((p) => only.includes(p));
+  return chosen.sort((a, b) => (a === '@ipamkit/sim') - (b === '@ipamkit/sim') || a.localeCompare(b));
 }
 
 /** The last JSON object the output holds: a one-line object, or a pretty-printed one to the end. */

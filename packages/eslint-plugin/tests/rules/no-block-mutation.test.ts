@@ -93,44 +93,51 @@ const prelude = [
   'type Versioned<T> = T & { revision: string };',
   'interface Pool { allocations: number[] }',
 ].join('\n');
-const typedCni = join(typedFixtureRoot, 'packages/cni/src/file.ts');
+// Each typed case gets a file of its own: typescript-eslint keeps one program per project and
+// updates a file's text in it between cases, which under load can leave a case type-checked
+// against the previous case's text. Distinct files make every case's types its own.
+let typedCase = 0;
+function typedCni(): string {
+  typedCase += 1;
+  return join(typedFixtureRoot, `packages/cni/src/case-${typedCase}.ts`);
+}
 const typedBlockModule = join(typedFixtureRoot, 'packages/ipam-core/src/block/file.ts');
 
 describe('with type information', () => {
   typedRuleTester.run('no-block-mutation', asEslintRule(noBlockMutation), {
     valid: [
       // Named like a block but typed as something else: types win over names.
-      { filename: typedCni, code: `${prelude}\ndeclare const block: Pool;\nblock.allocations.push(1);` },
-      { filename: typedCni, code: `${prelude}\ndeclare const b: AllocationBlock;\nconst n = b.unallocated.length;` },
+      { filename: typedCni(), code: `${prelude}\ndeclare const block: Pool;\nblock.allocations.push(1);` },
+      { filename: typedCni(), code: `${prelude}\ndeclare const b: AllocationBlock;\nconst n = b.unallocated.length;` },
       { filename: typedBlockModule, code: `${prelude}\ndeclare const b: AllocationBlock;\nb.unallocated.push(1);` },
       {
-        filename: typedCni,
+        filename: typedCni(),
         code: `${prelude}\nconst fresh: AllocationBlock = { cidr: 'c', allocations: [], unallocated: [], sequenceNumber: 0n, deleted: false };\nfresh.deleted = true;`,
       },
     ],
     invalid: [
       {
-        filename: typedCni,
+        filename: typedCni(),
         code: `${prelude}\ndeclare const read: AllocationBlock;\nread.unallocated.push(1);`,
         errors: [{ messageId: 'mutateField', line: 5, column: 1, data: { field: 'unallocated', method: 'push' } }],
       },
       {
-        filename: typedCni,
+        filename: typedCni(),
         code: `${prelude}\ndeclare const stored: Versioned<AllocationBlock>;\nstored.sequenceNumber = 2n;`,
         errors: [{ messageId: 'assignField', line: 5, column: 1, data: { field: 'sequenceNumber' } }],
       },
       {
-        filename: typedCni,
+        filename: typedCni(),
         code: `${prelude}\ndeclare const all: AllocationBlock[];\nall[0]!.allocations[2] = 5;`,
         errors: [{ messageId: 'assignField', line: 5, column: 1, data: { field: 'allocations' } }],
       },
       {
-        filename: typedCni,
+        filename: typedCni(),
         code: `${prelude}\ndeclare const x: Readonly<AllocationBlock> | undefined;\nif (x) (x as AllocationBlock).deleted = true;`,
         errors: [{ messageId: 'assignField', line: 5, column: 8, data: { field: 'deleted' } }],
       },
       {
-        filename: typedCni,
+        filename: typedCni(),
         code: `${prelude}\ndeclare const frozen: Readonly<AllocationBlock>;\nfrozen.unallocated.sort();`,
         errors: [{ messageId: 'mutateField', line: 5, column: 1, data: { field: 'unallocated', method: 'sort' } }],
       },
