@@ -13,6 +13,7 @@ import type {
   OwnerAttributePreconditions,
   OwnerAttributeUpdates,
 } from '../block/index.js';
+import type { BlockUtilization, PoolUtilization } from '../utilization/compute-utilization.js';
 
 /** Injected time source; tests pass a fake to drive cooldowns and reclaim ages. */
 export interface Clock {
@@ -86,23 +87,8 @@ export interface AssignmentAttributes extends AllocationAttribute {
   alternateOwnerAttrs: Record<string, string>;
 }
 
-export interface BlockUtilization {
-  cidr: string;
-  capacity: bigint;
-  inUse: bigint;
-  reserved: bigint;
-  available: bigint;
-}
-
-export interface PoolUtilization {
-  name: string;
-  cidr: string;
-  capacity: bigint;
-  inUse: bigint;
-  reserved: bigint;
-  available: bigint;
-  blocks: BlockUtilization[];
-}
+/** Utilization counts come from the pure arithmetic in `src/utilization` (one definition). */
+export type { BlockUtilization, PoolUtilization };
 
 export interface IpamClient {
   autoAssign(args: AutoAssignArgs): Promise<{ ipv4?: IPAMAssignments; ipv6?: IPAMAssignments }>;

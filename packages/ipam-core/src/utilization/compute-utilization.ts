@@ -15,9 +15,6 @@ import {
 /** Name and CIDR of the bucket for blocks outside every pool (IPv4 only, as in Calico). */
 export const ORPHANED_BLOCKS_POOL = { name: 'orphaned allocation blocks', cidr: '0.0.0.0/0' } as const;
 
-// BlockUtilization/PoolUtilization equal the client's public types of the same names; kept local
-// (and out of the barrel) so the arithmetic has no dependency on the client.
-
 /** Counts are bigint: an IPv6 pool easily exceeds 2^53 addresses (Calico saturates instead). */
 export interface BlockUtilization {
   cidr: string;
