@@ -18,7 +18,9 @@ export const typedFixtureRoot = fileURLToPath(new URL('./fixtures/typed/', impor
 export const typedRuleTester = new RuleTester({
   languageOptions: {
     parser: tseslint.parser,
-    parserOptions: { project: './tsconfig.json', tsconfigRootDir: typedFixtureRoot },
+    // CI=true makes typescript-eslint build each program once ("single run"), which would freeze
+    // every case at the first text of its file; RuleTester feeds new text per case.
+    parserOptions: { project: './tsconfig.json', tsconfigRootDir: typedFixtureRoot, disallowAutomaticSingleRunInference: true },
   },
 });
 

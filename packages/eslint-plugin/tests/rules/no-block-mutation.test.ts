@@ -93,9 +93,9 @@ const prelude = [
   'type Versioned<T> = T & { revision: string };',
   'interface Pool { allocations: number[] }',
 ].join('\n');
-// Each typed case gets a file of its own: typescript-eslint keeps one program per project and
-// updates a file's text in it between cases, which under load can leave a case type-checked
-// against the previous case's text. Distinct files make every case's types its own.
+// Each typed case gets a file of its own, so no case can ever be type-checked against another
+// case's text (see also disallowAutomaticSingleRunInference in rule-tester.ts: with CI=true
+// typescript-eslint would otherwise build each program once and ignore later texts).
 let typedCase = 0;
 function typedCni(): string {
   typedCase += 1;
