@@ -1,10 +1,14 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sampleBlock } from '@ipamkit/test-utils';
-import { copyDecoded, DecodedValueCache } from '../src/sqlite/decoded-value-cache.js';
+import { ConflictError, type Datastore, type DatastoreTx } from '@ipamkit/models';
+import { allocateFirst, sampleBlock, sampleHandle } from '@ipamkit/test-utils';
+import type { KindName } from '../src/engine/kinds.js';
+import { decodedCopy } from '../src/sqlite/decoded-copy.js';
+import { DecodedValueCache } from '../src/sqlite/decoded-value-cache.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
-import { encodeValue } from '../src/sqlite/row-codec.js';
+import { decodeValue, encodeValue } from '../src/sqlite/row-codec.js';
 import { tempDir } from './support/temp-dir.js';
 
 describe('DecodedValueCache', () => {
@@ -30,13 +34,94 @@ describe('DecodedValueCache', () => {
   });
 });
 
-describe('copyDecoded', () => {
-  it('keeps a __proto__ key as an own data property and bigints as they are', () => {
-    const copy = copyDecoded(JSON.parse('{"__proto__":{"x":1},"n":[null,true,"s"]}')) as Record<string, unknown>;
-    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
-    expect(Object.keys(copy)).toEqual(['__proto__', 'n']);
-    expect(copy.__proto__).toEqual({ x: 1 });
-    expect(copyDecoded({ seq: 2n ** 64n })).toEqual({ seq: 2n ** 64n });
+describe('DecodedValueCache.seed', () => {
+  it('answers a seeded row from the seed, with a fresh copy each time', () => {
+    const cache = new DecodedValueCache(4);
+    // A seed that differs from what the text decodes to shows that the hit did not parse.
+    const seeded = { name: 'a', labels: { from: 'seed' } };
+    cache.seed('node', 'a', '{"name":"a"}', seeded);
+    const first = cache.decode('node', 'a', '{"name":"a"}');
+    expect(first).toEqual({ name: 'a', labels: { from: 'seed' } });
+    expect(first).not.toBe(seeded);
+    (first['labels'] as Record<string, string>)['from'] = 'caller';
+    expect(cache.decode('node', 'a', '{"name":"a"}')).toEqual({ name: 'a', labels: { from: 'seed' } });
+    expect(cache.decode('node', 'a', '{"name":"b"}')).toEqual({ name: 'b' });
+  });
+});
+
+// Values that round-trip exactly and values the codec changes (unsafe integers as numbers, small
+// bigints, -0, undefined members and items, holes, Dates, Maps).
+const roundTripValue = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.constantFrom(-0, 2 ** 53, -(2 ** 60), 1e21),
+    fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }),
+    fc.bigInt({ min: -(1n << 20n), max: 1n << 20n }),
+    fc.string({ unit: 'binary' }),
+    fc.constant(new Date(Date.UTC(2026, 0, 2))),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.array(tie('value'), { maxLength: 3 }).map((items) => {
+      const holey = new Array<unknown>(items.length + 1);
+      items.forEach((item, i) => (holey[i + 1] = item));
+      return holey;
+    }),
+    fc.dictionary(fc.constantFrom('__proto__', '0', '10', 'a', 'b', 'toJSON'), tie('value'), { maxKeys: 3 }),
+    fc.dictionary(fc.string(), tie('value'), { maxKeys: 4 }),
+    fc.array(fc.tuple(fc.string(), tie('value')), { maxLength: 2 }).map((entries) => new Map(entries)),
+  ),
+})).value;
+
+const blockLike = fc.record({
+  cidr: fc.constant('10.0.0.0/30'),
+  allocations: fc.array(fc.option(fc.nat(3)), { maxLength: 4 }),
+  unallocated: fc.array(fc.nat(3), { maxLength: 4 }),
+  attributes: fc.array(roundTripValue, { maxLength: 2 }),
+  sequenceNumber: fc.oneof(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.integer()),
+  sequenceNumberForAllocation: fc.dictionary(fc.constantFrom('0', '1', '2', '__proto__'), fc.oneof(fc.bigInt({ min: 0n, max: 1n << 64n }), fc.nat())),
+  deleted: fc.boolean(),
+});
+
+/** The decoded value, with key order made visible (toStrictEqual ignores it). */
+const shape = (value: Record<string, unknown>): unknown => [value, encodeValue(value)];
+
+describe('decodedCopy', () => {
+  it('is what decoding the written text gives, whenever it answers', () => {
+    const cases = fc.oneof(
+      fc.tuple(fc.constant<KindName>('block'), blockLike),
+      fc.tuple(fc.constantFrom<KindName>('node', 'handle', 'ipPool'), fc.dictionary(fc.string(), roundTripValue, { maxKeys: 5 })),
+    );
+    let answered = 0;
+    fc.assert(
+      fc.property(cases, ([kind, value]) => {
+        const copy = decodedCopy(kind, value);
+        if (copy === undefined) return;
+        answered++;
+        expect(shape(copy)).toStrictEqual(shape(decodeValue(kind, encodeValue(value as Record<string, unknown>))));
+      }),
+      { numRuns: 1500 },
+    );
+    expect(answered).toBeGreaterThan(100);
+  });
+
+  it('answers for the values the core writes, as private copies', () => {
+    const block = allocateFirst(sampleBlock('10.0.0.0/30'), 'h1') as unknown as Record<string, unknown>;
+    const copy = decodedCopy('block', block);
+    expect(copy).toStrictEqual(decodeValue('block', encodeValue(block)));
+    expect(copy?.['attributes']).not.toBe(block['attributes']);
+    expect(decodedCopy('handle', sampleHandle('h1') as unknown as Record<string, unknown>)).toStrictEqual(sampleHandle('h1'));
+  });
+
+  it('declines what the round trip changes', () => {
+    expect(decodedCopy('node', { name: 'n', at: new Date(0) })).toBeUndefined();
+    expect(decodedCopy('node', { name: 'n', gone: undefined })).toBeUndefined();
+    expect(decodedCopy('node', { name: 'n', small: 5n })).toBeUndefined();
+    expect(decodedCopy('node', { name: 'n', unsafe: 2 ** 60 })).toBeUndefined();
+    expect(decodedCopy('block', { ...sampleBlock('10.0.0.0/30'), sequenceNumber: 1 })).toBeUndefined();
   });
 });
 
@@ -61,5 +146,60 @@ describe('sqlite reads after a write behind the datastore’s back', () => {
     const read = await ds.blocks.get('10.0.0.0/30');
     expect(read.revision).toBe(created.revision);
     expect(read.allocations).toEqual([0, null, null, null]);
+  });
+});
+
+function transact<R>(ds: Datastore, body: (tx: DatastoreTx) => Promise<R>): Promise<R> {
+  if (ds.transact === undefined) throw new Error('the backend has no transactions');
+  return ds.transact(body);
+}
+
+describe('sqlite reads after this connection wrote the row', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  function open() {
+    const tmp = tempDir('sqlite-seed');
+    cleanups.push(tmp.remove);
+    const ds = createSqliteDatastore({ path: join(tmp.dir, 'ipam.db'), pollIntervalMs: 20 });
+    cleanups.push(() => ds.close());
+    return ds;
+  }
+
+  it('return equal values that no caller shares, whatever the writer and readers mutate', async () => {
+    const ds = open();
+    const input = allocateFirst(sampleBlock('10.0.0.0/30'), 'h1');
+    const created = await ds.blocks.create(input);
+    input.attributes.push({ handleId: 'input', activeOwnerAttrs: {} });
+    created.attributes.push({ handleId: 'created', activeOwnerAttrs: {} });
+    const first = await ds.blocks.get('10.0.0.0/30');
+    const second = await ds.blocks.get('10.0.0.0/30');
+    expect(first).toStrictEqual({ ...allocateFirst(sampleBlock('10.0.0.0/30'), 'h1'), revision: created.revision });
+    expect(second).toStrictEqual(first);
+    expect(second.attributes).not.toBe(first.attributes);
+    Object.assign(first.attributes[0]?.activeOwnerAttrs ?? {}, { pod: 'changed' });
+    first.sequenceNumberForAllocation['0'] = 99n;
+    expect(await ds.blocks.get('10.0.0.0/30')).toStrictEqual(second);
+  });
+
+  it('see the old row after a transaction rolled back a write it had already applied', async () => {
+    const ds = open();
+    const a = await ds.blocks.create(sampleBlock('10.0.0.0/30'));
+    const b = await ds.blocks.create(sampleBlock('10.0.0.4/30'));
+    await ds.blocks.update(b);
+    // The write of `a` is applied (and its row seeded) before the stale write of `b` fails.
+    await expect(
+      transact(ds, (tx) => {
+        tx.write({ kind: 'block', op: 'update', value: { ...allocateFirst(a, 'h1'), revision: a.revision } });
+        tx.write({ kind: 'block', op: 'update', value: b });
+        return Promise.resolve();
+      }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect(await ds.blocks.get('10.0.0.0/30')).toStrictEqual(a);
+    const updated = await ds.blocks.update({ ...allocateFirst(a, 'h2'), revision: a.revision });
+    expect((await ds.blocks.get('10.0.0.0/30')).attributes).toEqual([{ handleId: 'h2', activeOwnerAttrs: { namespace: 'default', pod: 'pod-1' } }]);
+    expect((await ds.blocks.get('10.0.0.0/30')).revision).toBe(updated.revision);
   });
 });

@@ -14,10 +14,37 @@ export function parseRevision(kind: KindName, key: string, revision: string): bi
   return BigInt(revision);
 }
 
-/** A live row or NotFoundError: soft-deleted rows do not exist for readers. */
-export function getLive(engine: RowEngine, kind: KindName, key: string): StoredRow {
+/** The NotFoundError for `kind key`: what `getLive` throws. */
+export function notFoundError(kind: KindName, key: string): NotFoundError {
+  return new NotFoundError(identifier(kind, key));
+}
+
+/**
+ * `notFoundError` without capturing a stack trace (`stack` is the header line only). For the
+ * transaction readers and the IPAMConfig store: the core asks for objects that are routinely absent
+ * (the 'default' IPAMConfig, a fresh handle) and catches the error, and capturing the stack of its
+ * deep async call chain cost ~45 µs per error (design/ipam-datastore.md, "Copies and the decode
+ * cache"). `Error.stackTraceLimit` is restored before this returns.
+ */
+export function stacklessNotFoundError(kind: KindName, key: string): NotFoundError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return notFoundError(kind, key);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** A live row or the error `absent` builds: soft-deleted rows do not exist for readers. */
+export function getLive(
+  engine: RowEngine,
+  kind: KindName,
+  key: string,
+  absent: (kind: KindName, key: string) => Error = notFoundError,
+): StoredRow {
   const row = engine.getRow(kind, key);
-  if (row === undefined || isRowSoftDeleted(kind, row)) throw new NotFoundError(identifier(kind, key));
+  if (row === undefined || isRowSoftDeleted(kind, row)) throw absent(kind, key);
   return row;
 }
 

@@ -11,7 +11,7 @@ import type {
   ResourceStore,
   Versioned,
 } from '@ipamkit/models';
-import { createRow, deleteRow, getLive, listLive, updateRow } from './cas-ops.js';
+import { createRow, deleteRow, getLive, listLive, stacklessNotFoundError, updateRow } from './cas-ops.js';
 import { affinityRowKey, type KindName, type RowFilter } from './kinds.js';
 import type { EngineRunner } from './engine-runner.js';
 import type { StoredRow } from './row-engine.js';
@@ -28,16 +28,17 @@ export interface KindReader<T> {
   list(filter?: RowFilter): Versioned<T>[];
 }
 
-export function kindReader<T>(runner: EngineRunner, kind: KindName): KindReader<T> {
+/** `absent` builds the error `get` throws for a missing row (default: getLive's NotFoundError). */
+export function kindReader<T>(runner: EngineRunner, kind: KindName, absent?: (kind: KindName, key: string) => Error): KindReader<T> {
   return {
-    get: (key) => versioned<T>(getLive(runner.engine, kind, key)),
+    get: (key) => versioned<T>(getLive(runner.engine, kind, key, absent)),
     list: (filter = {}) => listLive(runner.engine, kind, filter).map((r) => versioned<T>(r)),
   };
 }
 
 /** Create / get / list / update / delete / watch for one kind, keyed by `keyOf`. */
-function kindStore<T extends object>(runner: EngineRunner, kind: KindName) {
-  const reader = kindReader<T>(runner, kind);
+function kindStore<T extends object>(runner: EngineRunner, kind: KindName, absent?: (kind: KindName, key: string) => Error) {
+  const reader = kindReader<T>(runner, kind, absent);
   const revisionOf = (v: unknown): string => {
     const rev = (v as { revision?: unknown }).revision;
     return typeof rev === 'string' ? rev : '';
@@ -108,7 +109,8 @@ export function handleStore(runner: EngineRunner): HandleStore {
 }
 
 export function ipamConfigStore(runner: EngineRunner): IpamConfigStore {
-  const s = kindStore<IPAMConfig>(runner, 'ipamConfig');
+  // No IPAMConfig is the usual state (defaults apply), read on every release: no stack trace.
+  const s = kindStore<IPAMConfig>(runner, 'ipamConfig', stacklessNotFoundError);
   return {
     get: () => s.get('default'),
     create: s.create,

@@ -9,7 +9,7 @@ import type {
   Node,
   TxWrite,
 } from '@ipamkit/models';
-import { createRow, deleteRow, updateRow } from './cas-ops.js';
+import { createRow, deleteRow, stacklessNotFoundError, updateRow } from './cas-ops.js';
 import type { EngineRunner } from './engine-runner.js';
 import { affinityFilter, affinityKeyOf, kindReader } from './engine-stores.js';
 import { KINDS, type KindName } from './kinds.js';
@@ -46,13 +46,15 @@ function apply(runner: EngineRunner, w: PreparedWrite): void {
 export function engineTransact<R>(runner: EngineRunner, body: (tx: DatastoreTx) => Promise<R>): Promise<R> {
   return runner.exclusive(async () => {
     const writes: PreparedWrite[] = [];
-    const blocks = kindReader<AllocationBlock>(runner, 'block');
-    const affinities = kindReader<BlockAffinity>(runner, 'affinity');
-    const handles = kindReader<IPAMHandle>(runner, 'handle');
-    const config = kindReader<IPAMConfig>(runner, 'ipamConfig');
+    // A missing object is an answer inside a transaction (the core catches it): no stack trace.
+    const absent = stacklessNotFoundError;
+    const blocks = kindReader<AllocationBlock>(runner, 'block', absent);
+    const affinities = kindReader<BlockAffinity>(runner, 'affinity', absent);
+    const handles = kindReader<IPAMHandle>(runner, 'handle', absent);
+    const config = kindReader<IPAMConfig>(runner, 'ipamConfig', absent);
     const pools = kindReader<IPPool>(runner, 'ipPool');
     const reservations = kindReader<IPReservation>(runner, 'ipReservation');
-    const nodes = kindReader<Node>(runner, 'node');
+    const nodes = kindReader<Node>(runner, 'node', absent);
     const read = <T>(fn: () => T): Promise<T> => new Promise((resolve) => resolve(runner.guard(fn)));
     let open = true;
     const tx: DatastoreTx = {

@@ -1,4 +1,5 @@
 import { ValidationError } from '@ipamkit/models';
+import { copyValue } from './copy-value.js';
 import type { KindName } from './kinds.js';
 
 // Just enough checking that a malformed value is refused with a typed error before anything is
@@ -68,5 +69,5 @@ export function storableValue(kind: KindName, value: unknown): Record<string, un
     default:
       if (!nonEmpty(rest['name'])) fail(kind, 'name must be a non-empty string');
   }
-  return structuredClone(rest);
+  return copyValue(rest);
 }

@@ -1,3 +1,4 @@
+import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, matchesFilter, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, StoredRow } from '../engine/row-engine.js';
 
@@ -6,11 +7,39 @@ export interface MemoryEngineOptions {
   readonly changeLogRetention: number;
 }
 
-const copy = (row: StoredRow): StoredRow => ({ key: row.key, revision: row.revision, value: structuredClone(row.value) });
+const copy = (row: StoredRow): StoredRow => ({ key: row.key, revision: row.revision, value: copyValue(row.value) });
+
+/**
+ * A stored row as read: its value is copied on first use, so a CAS check that only compares the
+ * revision (and the soft-delete flag) copies nothing. Stored rows are never changed in place, so a
+ * late copy sees what the row held when it was read.
+ */
+class MemoryRow implements StoredRow {
+  private copied: Record<string, unknown> | undefined;
+
+  constructor(
+    private readonly stored: StoredRow,
+    readonly softDeleted: boolean,
+  ) {}
+
+  get key(): string {
+    return this.stored.key;
+  }
+
+  get revision(): bigint {
+    return this.stored.revision;
+  }
+
+  get value(): Record<string, unknown> {
+    this.copied ??= copyValue(this.stored.value);
+    return this.copied;
+  }
+}
 
 /**
  * Rows in maps, with an undo log so that a failed write (or transaction) leaves no trace. Values
- * are cloned on the way in and out: callers never share objects with the store.
+ * are copied on the way in and out: callers never share objects with the store, and the store never
+ * changes a value it holds, so a row and its change-log entry may share one copy.
  */
 export class MemoryEngine implements RowEngine {
   private readonly tables = new Map<KindName, Map<string, StoredRow>>(KIND_NAMES.map((k) => [k, new Map()]));
@@ -19,6 +48,8 @@ export class MemoryEngine implements RowEngine {
   private compacted = 0n;
   private undo: (() => void)[] | undefined;
   private readonly listeners = new Set<() => void>();
+  /** The value `putRow` just stored, so that the change-log entry written next shares the copy. */
+  private lastPut: { readonly source: Record<string, unknown>; readonly stored: Record<string, unknown> } | undefined;
 
   constructor(private readonly options: MemoryEngineOptions) {}
 
@@ -46,6 +77,7 @@ export class MemoryEngine implements RowEngine {
   }
 
   commit(): void {
+    this.lastPut = undefined;
     const changed = this.undo !== undefined && this.undo.length > 0;
     this.undo = undefined;
     this.compact();
@@ -53,6 +85,7 @@ export class MemoryEngine implements RowEngine {
   }
 
   rollback(): void {
+    this.lastPut = undefined;
     const steps = this.undo ?? [];
     this.undo = undefined;
     for (const step of steps.reverse()) step();
@@ -60,7 +93,7 @@ export class MemoryEngine implements RowEngine {
 
   getRow(kind: KindName, key: string): StoredRow | undefined {
     const row = this.table(kind).get(key);
-    return row === undefined ? undefined : copy(row);
+    return row === undefined ? undefined : new MemoryRow(row, isSoftDeleted(kind, row.value));
   }
 
   listRows(kind: KindName, filter: RowFilter): StoredRow[] {
@@ -68,14 +101,16 @@ export class MemoryEngine implements RowEngine {
     return [...this.table(kind).values()]
       .filter((r) => !isSoftDeleted(kind, r.value) && matchesFilter(spec.indexOf(r.value), filter))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map(copy);
+      .map((r) => new MemoryRow(r, false));
   }
 
   putRow(kind: KindName, row: StoredRow): void {
     const t = this.table(kind);
     const before = t.get(row.key);
     this.record(() => (before === undefined ? t.delete(row.key) : t.set(row.key, before)));
-    t.set(row.key, copy(row));
+    const stored = copy(row);
+    this.lastPut = { source: row.value, stored: stored.value };
+    t.set(row.key, stored);
   }
 
   removeRow(kind: KindName, key: string): void {
@@ -99,7 +134,9 @@ export class MemoryEngine implements RowEngine {
 
   appendChange(change: ChangeRecord): void {
     this.record(() => this.changes.pop());
-    this.changes.push({ ...change, value: structuredClone(change.value) });
+    const value = this.lastPut?.source === change.value ? this.lastPut.stored : copyValue(change.value);
+    this.lastPut = undefined;
+    this.changes.push({ ...change, value });
   }
 
   changesSince(kind: KindName, after: bigint, limit: number): ChangeRecord[] {
@@ -114,7 +151,7 @@ export class MemoryEngine implements RowEngine {
     }
     for (let i = lo; i < this.changes.length && out.length < limit; i++) {
       const c = this.changes[i];
-      if (c?.kind === kind) out.push({ ...c, value: structuredClone(c.value) });
+      if (c?.kind === kind) out.push({ ...c, value: copyValue(c.value) });
     }
     return out;
   }

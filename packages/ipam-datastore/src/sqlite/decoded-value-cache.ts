@@ -1,49 +1,50 @@
+import { copyValue } from '../engine/copy-value.js';
 import type { KindName } from '../engine/kinds.js';
 import { decodeValue } from './row-codec.js';
 
-/** Copies a decoded value (plain objects, arrays and primitives, as the JSON codec makes them). */
-export function copyDecoded(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    const items: unknown[] = value;
-    const out: unknown[] = new Array<unknown>(items.length);
-    for (let i = 0; i < items.length; i++) out[i] = copyDecoded(items[i]);
-    return out;
-  }
-  const source = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) {
-    const item = copyDecoded(source[key]);
-    // A `__proto__` key is data (the parser makes it an own property): define it, do not set it.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: item, writable: true, enumerable: true, configurable: true });
-    else out[key] = item;
-  }
-  return out;
+interface Entry {
+  readonly text: string;
+  /** Equal to `decodeValue(kind, text)`; never handed out, only copies of it. */
+  readonly value: Record<string, unknown>;
 }
 
 /**
  * Memoises `decodeValue` per row key, keyed by the row's exact stored text: a hit needs the text
- * read now to equal the text decoded before, so it can never return a stale value (whatever wrote
- * the row, in whatever process) and needs no invalidation. Callers get a fresh copy each time,
- * which is an order of magnitude cheaper than parsing the lossless JSON again. Rows that change on
- * every write (blocks) miss; pools, nodes, affinities and handles read again unchanged hit.
+ * read now to equal the text of the entry, and an entry's value is always what decoding its text
+ * gives, so a hit can never return a stale value (whatever wrote the row, in whatever process,
+ * committed or rolled back) and needs no invalidation. Callers get a fresh copy each time, which
+ * is several times cheaper than parsing the lossless JSON again. A row this connection writes is
+ * seeded with the value it wrote (`seed`), so the next read of a block, which changes on every
+ * write, hits as well.
  */
 export class DecodedValueCache {
-  private readonly entries = new Map<string, { readonly text: string; readonly value: Record<string, unknown> }>();
+  private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly capacity: number) {}
 
   decode(kind: KindName, key: string, text: string): Record<string, unknown> {
     const id = `${kind}\u0000${key}`;
     const hit = this.entries.get(id);
-    if (hit?.text === text) return copyDecoded(hit.value) as Record<string, unknown>;
+    if (hit?.text === text) return copyValue(hit.value);
     const value = decodeValue(kind, text);
+    this.store(id, { text, value: copyValue(value) });
+    return value;
+  }
+
+  /**
+   * Records that `text` decodes to `value`. The caller must pass a private copy equal to
+   * `decodeValue(kind, text)` (see decodedCopy) and not keep it.
+   */
+  seed(kind: KindName, key: string, text: string, value: Record<string, unknown>): void {
+    this.store(`${kind}\u0000${key}`, { text, value });
+  }
+
+  private store(id: string, entry: Entry): void {
     this.entries.delete(id);
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next();
       if (oldest.done !== true) this.entries.delete(oldest.value);
     }
-    this.entries.set(id, { text, value: copyDecoded(value) as Record<string, unknown> });
-    return value;
+    this.entries.set(id, entry);
   }
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, StoredRow } from '../engine/row-engine.js';
+import { decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
 import { decodeValue, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
@@ -190,6 +191,10 @@ export class SqliteEngine implements RowEngine {
       index.ipVersion ?? null,
       text,
     );
+    // The next read of this row (the CAS check of the next write, a block re-read) copies instead of
+    // parsing. Safe even if this transaction rolls back: the entry is keyed by its exact text.
+    const decoded = decodedCopy(kind, row.value);
+    if (decoded !== undefined) this.decoded.seed(kind, row.key, text, decoded);
   }
 
   removeRow(kind: KindName, key: string): void {

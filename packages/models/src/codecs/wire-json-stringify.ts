@@ -10,63 +10,147 @@ import { CodecError } from '../errors.js';
  */
 export function stringifyWireJson(value: unknown): string {
   const fast = writeFast(value, 0);
-  if (fast !== BAIL && fast !== undefined) return fast;
+  if (fast === PURE) return JSON.stringify(value);
+  if (typeof fast === 'string') return fast;
+  return stringifyWireJsonFull(value);
+}
+
+/**
+ * stringifyWireJson without the fast path: the reference its fast path is tested against. Not
+ * exported from the package.
+ */
+export function stringifyWireJsonFull(value: unknown): string {
   const text = write(value, '$', new Set());
   if (text === undefined) throw new CodecError('$: value has no JSON representation');
   return text;
 }
 
 // ---- fast path -----------------------------------------------------------------------------
-// Every datastore write encodes a row, so the common case (plain objects, arrays, Maps, primitives)
-// is written without the error path strings and the cycle set. Whatever needs them, or calls user
-// code (a non-finite number, a non-string Map key, toJSON, nesting deep enough to be a cycle), bails
-// out and the full writer below produces the identical text or the error.
+// Every datastore write encodes a row (a full /26 block is about 17 KB), so the common case skips
+// the error path strings and the cycle set, and most of it is written by the native JSON.stringify.
+// One walk classifies each value: PURE (strings, finite numbers, booleans, null, and plain objects
+// and arrays of those, where skipped members may appear too) is text the native writer renders
+// byte for byte as the full writer does, so a PURE subtree is handed to it whole; only the values
+// above a bigint, a Map, an array hole or an object of another prototype are assembled here.
+// Whatever needs the error paths or calls user code (a non-finite number, a non-string Map key,
+// toJSON, nesting deep enough to be a cycle) bails out and the full writer below produces the
+// identical text or the error. A member before the first non-PURE sibling is read a second time
+// when its parent is assembled here (as the full writer reads everything again after a bail-out).
 
 const BAIL: unique symbol = Symbol('bail');
+const PURE: unique symbol = Symbol('pure');
 const MAX_FAST_DEPTH = 512;
 
-function writeFast(value: unknown, depth: number): string | undefined | typeof BAIL {
-  if (value === null) return 'null';
+/** PURE, BAIL, undefined (no JSON representation: skipped) or the text assembled here. */
+type Fast = string | undefined | typeof PURE | typeof BAIL;
+
+function writeFast(value: unknown, depth: number): Fast {
   switch (typeof value) {
-    case 'string': return JSON.stringify(value);
-    case 'boolean': return value ? 'true' : 'false';
-    case 'bigint': return value.toString();
-    case 'number': return Number.isFinite(value) ? String(value) : BAIL;
-    case 'object': break;
-    default: return undefined;
+    case 'string':
+    case 'boolean':
+      return PURE;
+    case 'number':
+      return Number.isFinite(value) ? PURE : BAIL;
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      break;
+    default:
+      return undefined;
   }
+  if (value === null) return PURE;
   if (depth > MAX_FAST_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return BAIL;
-  if (Array.isArray(value)) {
-    const items: unknown[] = value;
-    let out = '[';
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0) out += ',';
-      // A hole stays empty, as Array.prototype.map and join leave it in the full writer.
-      if (!(i in items)) continue;
-      const text = writeFast(items[i], depth + 1);
-      if (text === BAIL) return BAIL;
-      out += text ?? 'null';
+  if (Array.isArray(value)) return writeArray(value, depth + 1);
+  if (value instanceof Map) return writeMap(value as Map<unknown, unknown>, depth + 1);
+  // The native writer unwraps boxed primitives: only a plain object may be left to it.
+  const proto: unknown = Object.getPrototypeOf(value);
+  return writeObject(value as Record<string, unknown>, depth + 1, proto === Object.prototype || proto === null);
+}
+
+/** The text of a member whose walk answered `fast` (not BAIL). */
+const memberText = (item: unknown, fast: Fast): string | undefined => (fast === PURE ? JSON.stringify(item) : (fast as string | undefined));
+
+function writeArray(items: unknown[], depth: number): Fast {
+  const n = items.length;
+  let i = 0;
+  let first: Fast = PURE;
+  for (; i < n; i++) {
+    const item = items[i];
+    // A hole stays empty, as Array.prototype.map and join leave it in the full writer.
+    if (item === undefined && !(i in items)) {
+      first = '';
+      break;
     }
-    return `${out}]`;
+    first = writeFast(item, depth);
+    if (first === BAIL) return BAIL;
+    if (typeof first === 'string') break;
   }
+  if (i === n) return PURE;
+  // Items before `i` are PURE or skipped; item `i` is written as `first`.
+  let out = '[';
+  for (let j = 0; j < i; j++) {
+    const item = items[j];
+    out += isSkipped(item) ? 'null,' : JSON.stringify(item) + ',';
+  }
+  out += first as string;
+  for (let j = i + 1; j < n; j++) {
+    out += ',';
+    const item = items[j];
+    if (item === undefined && !(j in items)) continue;
+    const fast = writeFast(item, depth);
+    if (fast === BAIL) return BAIL;
+    out += memberText(item, fast) ?? 'null';
+  }
+  return out + ']';
+}
+
+function writeObject(obj: Record<string, unknown>, depth: number, plain: boolean): Fast {
+  const keys = Object.keys(obj);
+  const n = keys.length;
+  let i = 0;
+  let first: Fast = PURE;
+  if (plain) {
+    for (; i < n; i++) {
+      first = writeFast(obj[keys[i] as string], depth);
+      if (first === BAIL) return BAIL;
+      if (typeof first === 'string') break;
+    }
+    if (i === n) return PURE;
+  }
+  // Members before `i` are PURE or skipped; member `i` (of a plain object) is written as `first`.
   let out = '{';
-  let first = true;
-  const member = (key: unknown, item: unknown): boolean => {
-    if (typeof key !== 'string') return false;
-    const text = writeFast(item, depth + 1);
-    if (text === BAIL) return false;
-    if (text === undefined) return true;
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
-    first = false;
-    return true;
-  };
-  if (value instanceof Map) {
-    for (const [key, item] of value as Map<unknown, unknown>) if (!member(key, item)) return BAIL;
-  } else {
-    const obj = value as Record<string, unknown>;
-    for (const key of Object.keys(obj)) if (!member(key, obj[key])) return BAIL;
+  for (let j = 0; j < i; j++) {
+    const key = keys[j] as string;
+    const item = obj[key];
+    if (isSkipped(item)) continue;
+    if (out.length > 1) out += ',';
+    out += JSON.stringify(key) + ':' + JSON.stringify(item);
   }
-  return `${out}}`;
+  for (let j = i; j < n; j++) {
+    const key = keys[j] as string;
+    const item = plain && j === i ? undefined : obj[key];
+    const fast = plain && j === i ? first : writeFast(item, depth);
+    if (fast === BAIL) return BAIL;
+    const text = memberText(item, fast);
+    if (text === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += JSON.stringify(key) + ':' + text;
+  }
+  return out + '}';
+}
+
+function writeMap(map: Map<unknown, unknown>, depth: number): Fast {
+  let out = '{';
+  for (const [key, item] of map) {
+    if (typeof key !== 'string') return BAIL;
+    const fast = writeFast(item, depth);
+    if (fast === BAIL) return BAIL;
+    const text = memberText(item, fast);
+    if (text === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += JSON.stringify(key) + ':' + text;
+  }
+  return out + '}';
 }
 
 // ---- full writer -----------------------------------------------------------------------------

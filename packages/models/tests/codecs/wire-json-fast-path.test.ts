@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { stringifyWireJsonFull } from '../../src/codecs/wire-json-stringify.js';
 import { CodecError, parseWireJson, stringifyWireJson } from '../../src/index.js';
 
 // The codecs take a native fast path for ordinary text and values; these cases sit on its edges and
@@ -53,5 +55,80 @@ describe('stringifyWireJson on the edges of its fast path', () => {
 
   it('names the path of a non-finite number deep inside a value', () => {
     expect(() => stringifyWireJson({ a: [{ b: 1 }, { c: Number.NEGATIVE_INFINITY }] })).toThrow('$.a[1].c: -Infinity is not representable');
+  });
+});
+
+// Values the fast path classifies differently: plain data it leaves to the native writer, and the
+// bigints, Maps, holes, skipped members, class instances and boxed primitives it assembles itself.
+class Point {
+  constructor(
+    readonly x: unknown,
+    readonly y: unknown,
+  ) {}
+}
+
+/** `items` and a trailing 0, with a hole at `at` (or at the end). */
+const withHole = (items: unknown[], at: number): unknown[] => {
+  const out = new Array<unknown>(items.length + 1);
+  const hole = Math.min(at, items.length);
+  for (let i = 0; i <= items.length; i++) if (i !== hole) out[i] = i < items.length ? items[i] : 0;
+  return out;
+};
+
+const anyWireValue = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.constant(() => 1),
+    fc.constant(Symbol('s')),
+    fc.constantFrom(Number.NaN, Number.NEGATIVE_INFINITY),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.bigInt({ min: -(1n << 80n), max: 1n << 80n }),
+    fc.string({ unit: 'binary' }),
+    fc.constant(new Date(Date.UTC(2026, 0, 2))),
+    fc.integer().map((n) => new Number(n)),
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc.tuple(fc.array(tie('value'), { maxLength: 4 }), fc.nat(5)).map(([items, at]) => withHole(items, at)),
+    fc.dictionary(fc.string(), tie('value'), { maxKeys: 5 }),
+    fc.dictionary(fc.constantFrom('__proto__', '0', '10', 'a', 'toJSON'), tie('value'), { maxKeys: 3 }),
+    fc.array(fc.tuple(fc.string(), tie('value')), { maxLength: 4 }).map((entries) => new Map(entries)),
+    fc.tuple(tie('value'), tie('value')).map(([x, y]) => new Point(x, y)),
+  ),
+})).value;
+
+const outcome = (write: (v: unknown) => string, value: unknown): { text: string } | { error: string; name: string } => {
+  try {
+    return { text: write(value) };
+  } catch (err) {
+    return { error: (err as Error).message, name: (err as Error).name };
+  }
+};
+
+describe('stringifyWireJson fast path', () => {
+  it('writes exactly what the full writer writes, or fails with the same error', () => {
+    fc.assert(
+      fc.property(anyWireValue, (value) => {
+        expect(outcome(stringifyWireJson, value)).toEqual(outcome(stringifyWireJsonFull, value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each<[string, unknown]>([
+    ['a bigint after plain members', { a: 'x', b: [1, 2], c: 3n, d: { e: null } }],
+    ['a bigint before plain members', [5n, { a: 1 }, 'x', undefined]],
+    ['skipped members before a bigint', { a: undefined, b: () => 1, c: 1n }],
+    ['a hole first', withHole([1n, 2], 0)],
+    ['a hole after plain items', withHole([1, 'x', 2], 2)],
+    ['a Map of plain values', new Map<string, unknown>([['b', { x: [1] }], ['a', undefined]])],
+    ['a class instance holding a bigint', new Point(1n, { z: 'q' })],
+    ['a boxed number', { n: new Number(3) }],
+    ['a null-prototype object', Object.assign(Object.create(null) as object, { a: 1, b: [2] })],
+    ['a __proto__ key before a bigint', parseWireJson('{"__proto__":{"a":1},"n":12345678901234567890}')],
+  ])('agrees with the full writer on %s', (_name, value) => {
+    expect(stringifyWireJson(value)).toBe(stringifyWireJsonFull(value));
   });
 });

@@ -1,0 +1,69 @@
+// Values cross the engine boundary by copy (row-engine.ts): validated writes, memory rows and the
+// SQLite decode cache. structuredClone costs ~5× a plain recursive copy on a full /26 block
+// (design/ipam-datastore.md "Copies and the decode cache"), so plain data is copied here and only
+// anything else takes structuredClone, which keeps its semantics for those values.
+
+const NOT_PLAIN: unique symbol = Symbol('not plain');
+
+/** Far deeper than any stored object; deeper (or cyclic) values are left to structuredClone. */
+const MAX_DEPTH = 256;
+
+/** A `__proto__` key is data (the parser makes it an own property): define it, never set it. */
+export function setOwn(target: Record<string, unknown>, key: string, item: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value: item, writable: true, enumerable: true, configurable: true });
+  else target[key] = item;
+}
+
+function copyPlain(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'object':
+      break;
+    // structuredClone refuses these (DataCloneError): let it.
+    case 'function':
+    case 'symbol':
+      return NOT_PLAIN;
+    default:
+      return value;
+  }
+  if (value === null) return null;
+  if (depth > MAX_DEPTH) return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return NOT_PLAIN;
+    const items: unknown[] = value;
+    const n = items.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      const item = items[i];
+      // A hole stays a hole, as structuredClone keeps it.
+      if (item === undefined && !(i in items)) continue;
+      const copy = copyPlain(item, depth + 1);
+      if (copy === NOT_PLAIN) return NOT_PLAIN;
+      out[i] = copy;
+    }
+    return out;
+  }
+  // Map, Set, Date, boxed primitives, class instances, typed arrays: structuredClone decides.
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    const copy = copyPlain(source[key], depth + 1);
+    if (copy === NOT_PLAIN) return NOT_PLAIN;
+    if (key === '__proto__') setOwn(out, key, copy);
+    else out[key] = copy;
+  }
+  return out;
+}
+
+/**
+ * A deep copy of `value`. Plain objects (a null prototype becomes Object.prototype), arrays (holes
+ * kept) and primitives, bigint included, are copied directly; a value holding anything else (a
+ * Map, Date or class instance, a function, a cycle) is copied whole by structuredClone, with its
+ * result or its error. Unlike structuredClone, an object reached twice is copied twice and extra
+ * non-index properties of an array are dropped: stored values are JSON data and have neither.
+ */
+export function copyValue<T>(value: T): T {
+  const copy = copyPlain(value, 0);
+  return copy === NOT_PLAIN ? structuredClone(value) : (copy as T);
+}
