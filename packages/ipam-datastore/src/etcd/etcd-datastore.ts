@@ -1,10 +1,12 @@
 import { Etcd3 } from 'etcd3';
 import { ValidationError, type Datastore } from '@ipamkit/models';
+import { DecodedMemo } from './decoded-memo.js';
 import { EtcdKv } from './etcd-kv.js';
 import { etcdStores } from './etcd-stores.js';
 import { runTransaction, type TxReads } from './etcd-transaction.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-unavailable.js';
-import { SnapshotKv } from './snapshot-kv.js';
+import type { TransactionKv } from './transaction-kv.js';
+import { TxReadCache } from './tx-read-cache.js';
 
 export interface EtcdDatastoreConfig {
   /** e.g. `['http://127.0.0.1:2379']`. */
@@ -18,11 +20,19 @@ export interface EtcdDatastoreConfig {
   readonly callTimeoutMs?: number;
   /** Retry of unavailable-etcd errors inside the backend (default 5 attempts from 50 ms). */
   readonly retry?: RetryPolicy;
+  /**
+   * Let transactions take their reads from what this client last saw and prove them current in
+   * the commit (one round trip in the steady state; see design/ipam-datastore.md). Default true;
+   * false reads everything fresh in every transaction.
+   */
+  readonly transactionReadCache?: boolean;
+  /** Called once for every request sent to etcd (a diagnostic hook: tests and benches count round trips with it). */
+  readonly onRequest?: () => void;
 }
 
-/** The read side of a transaction: every read pinned to one revision. */
-function snapshotReads(kv: EtcdKv): TxReads {
-  const s = etcdStores(new SnapshotKv(kv));
+/** The read side of a transaction, over its key-value view (cache, batched reads, pinned revision). */
+function transactionReads(view: TransactionKv): TxReads {
+  const s = etcdStores(view);
   return {
     blocks: { get: (cidr) => s.blocks.get(cidr), list: (options) => s.blocks.list(options) },
     affinities: { get: (key) => s.affinities.get(key), list: (options) => s.affinities.list(options) },
@@ -50,11 +60,16 @@ export function createEtcdDatastore(config: EtcdDatastoreConfig): Datastore {
     // surfaces as DatastoreUnavailableError instead of a hung CNI invocation.
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + callTimeoutMs }),
   });
-  const kv = new EtcdKv(client, prefix, config.retry ?? DEFAULT_RETRY_POLICY);
+  const cache = config.transactionReadCache === false ? undefined : new TxReadCache();
+  const kv = new EtcdKv(client, prefix, config.retry ?? DEFAULT_RETRY_POLICY, {
+    memo: new DecodedMemo(),
+    ...(cache === undefined ? {} : { txCache: cache }),
+    ...(config.onRequest === undefined ? {} : { onRequest: config.onRequest }),
+  });
   return {
     kind: 'etcd',
     ...etcdStores(kv),
-    transact: (body) => runTransaction(kv, snapshotReads(kv), body),
+    transact: (body) => runTransaction(kv, transactionReads, body),
     // etcd keeps affinities under /calico/ipam/v2/, never as labelled v3 resources: nothing to
     // back-fill (spec/datastore.md §4.6).
     upgradeHost: () => Promise.resolve(),

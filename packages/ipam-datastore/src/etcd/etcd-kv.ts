@@ -1,5 +1,7 @@
-import { Range, type Etcd3, type IKeyValue, type IOperation } from 'etcd3';
+import { CompareResult, CompareTarget, Range, type Etcd3, type ICompare, type IKeyValue, type IRangeRequest, type IRequestOp, type IResponseOp } from 'etcd3';
 import { ValidationError } from '@ipamkit/models';
+import { DecodedMemo } from './decoded-memo.js';
+import type { TxReadCache } from './tx-read-cache.js';
 import { retryUnavailable, type RetryPolicy } from './retry-unavailable.js';
 
 /** One stored key, with the key as Calico names it (our configured prefix removed). */
@@ -14,7 +16,32 @@ export interface RawKv {
 /** A precondition of a multi-key transaction. */
 export type TxnCompare =
   | { readonly key: string; readonly expect: 'absent' }
-  | { readonly key: string; readonly expect: 'revision'; readonly revision: string };
+  | { readonly key: string; readonly expect: 'revision'; readonly revision: string }
+  /** The key still exists as the same incarnation: create revision unchanged (not deleted, not re-created). */
+  | { readonly key: string; readonly expect: 'created'; readonly revision: string }
+  /** No key in the prefix range `key` (or [key, end)) was created or modified after `revision`. */
+  | { readonly key: string; readonly end?: string; readonly expect: 'unchanged-since'; readonly revision: string };
+
+/** One read of a batch: a single key, or every key of a prefix (or of [start, end)). */
+export type ReadRequest = { readonly kind: 'key'; readonly key: string } | { readonly kind: 'range'; readonly start: string; readonly end?: string };
+
+/** The answer to a ReadRequest: the key's state (undefined = absent), or the range's keys in key order. */
+export type ReadResult = RawKv | undefined | RawKv[];
+
+export interface TxnRequest {
+  readonly compares: readonly TxnCompare[];
+  readonly ops: readonly TxnOp[];
+  /** Read in the else branch when a compare fails, so the caller learns why in the same round trip. */
+  readonly elseReads: readonly ReadRequest[];
+  readonly identifier: string;
+}
+
+export interface TxnResult {
+  readonly succeeded: boolean;
+  readonly revision: string;
+  /** On failure, the answers to `elseReads`, in order. */
+  readonly elseResults: ReadResult[];
+}
 
 export type TxnOp = { readonly op: 'put'; readonly key: string; readonly value: string } | { readonly op: 'delete'; readonly key: string };
 
@@ -36,6 +63,16 @@ export function checkRevision(revision: string, identifier: string): string {
   return revision;
 }
 
+/** What every view of one datastore shares. */
+export interface EtcdKvShared {
+  /** Decoded values by key and mod revision. */
+  readonly memo: DecodedMemo;
+  /** What transactions may read without a round trip; told of every write made through `commit`. */
+  readonly txCache?: TxReadCache;
+  /** Called once per etcd request sent (diagnostics: round trips are counted at the wire). */
+  readonly onRequest?: () => void;
+}
+
 /**
  * Calico keys over an etcd3 client: an optional key prefix (for sharing one etcd between test
  * runs or tenants), error translation and unavailable-retry at one boundary, and the three
@@ -46,7 +83,22 @@ export class EtcdKv {
     readonly client: Etcd3,
     readonly prefix: string,
     readonly retry: RetryPolicy,
+    readonly shared: EtcdKvShared = { memo: new DecodedMemo() },
   ) {}
+
+  get memo(): DecodedMemo {
+    return this.shared.memo;
+  }
+
+  get txCache(): TxReadCache | undefined {
+    return this.shared.txCache;
+  }
+
+  /** One etcd request (retried while etcd is unavailable), reported to `onRequest` per attempt. */
+  private request<T>(identifier: string, op: () => Promise<T>): Promise<T> {
+    const observe = this.shared.onRequest;
+    return retryUnavailable(identifier, this.retry, observe === undefined ? op : () => (observe(), op()));
+  }
 
   full(key: string): string {
     return this.prefix + key;
@@ -54,11 +106,11 @@ export class EtcdKv {
 
   /** The store's current revision (one cheap read). */
   async currentRevision(): Promise<string> {
-    return retryUnavailable('revision', this.retry, async () => (await this.client.get(this.full('/')).exec()).header.revision);
+    return this.request('revision', async () => (await this.client.get(this.full('/')).exec()).header.revision);
   }
 
   async get(key: string, atRevision?: string): Promise<RawKv | undefined> {
-    return retryUnavailable(key, this.retry, async () => {
+    return this.request(key, async () => {
       const builder = this.client.get(this.full(key));
       if (atRevision !== undefined) builder.revision(atRevision);
       const res = await builder.exec();
@@ -69,7 +121,7 @@ export class EtcdKv {
 
   /** Every key in [start, end) — or with prefix `start` when `end` is absent — at one revision. */
   async range(start: string, end?: string, atRevision?: string): Promise<{ kvs: RawKv[]; revision: string }> {
-    return retryUnavailable(start, this.retry, async () => {
+    return this.request(start, async () => {
       const builder = this.client.getAll();
       if (end === undefined) builder.prefix(this.full(start));
       else builder.inRange(new Range(this.full(start), this.full(end)));
@@ -81,8 +133,9 @@ export class EtcdKv {
 
   /** Deletes one key unconditionally; returns whether it existed. */
   async deleteKey(key: string): Promise<boolean> {
-    return retryUnavailable(key, this.retry, async () => {
+    return this.request(key, async () => {
       const res = await this.client.delete().key(this.full(key)).exec();
+      this.txCache?.committed([{ op: 'delete', key }], res.header.revision, () => undefined);
       return res.deleted !== '0';
     });
   }
@@ -92,31 +145,80 @@ export class EtcdKv {
    * so the caller can tell "missing" from "already there" from "changed" without another round trip.
    */
   async commit(compares: readonly TxnCompare[], ops: readonly TxnOp[], identifier: string): Promise<TxnOutcome> {
-    const first = compares[0];
-    if (first === undefined) throw new ValidationError(`transaction on ${identifier} has no preconditions`);
-    return retryUnavailable(identifier, this.retry, async () => {
-      const txn = this.client.if(this.full(first.key), ...this.compareArgs(first));
-      for (const c of compares.slice(1)) txn.and(this.full(c.key), ...this.compareArgs(c));
-      txn.then(...ops.map((o) => this.operation(o)));
-      txn.else(...compares.map((c) => this.client.get(this.full(c.key))));
-      const res = await txn.commit();
-      const current = res.succeeded
-        ? []
-        : res.responses.map((r) => {
-            const kv = r.response_range.kvs[0];
-            return kv === undefined ? undefined : this.toRaw(kv);
-          });
-      return { succeeded: res.succeeded, revision: res.header.revision, current };
+    const out = await this.txn({ compares, ops, elseReads: compares.map((c) => ({ kind: 'key', key: c.key })), identifier });
+    if (out.succeeded) {
+      const created = new Set(compares.filter((c) => c.expect === 'absent').map((c) => c.key));
+      this.txCache?.committed(ops, out.revision, (key) => (created.has(key) ? out.revision : undefined));
+    }
+    return { succeeded: out.succeeded, revision: out.revision, current: out.elseResults.map((r) => (Array.isArray(r) ? r[0] : r)) };
+  }
+
+  /** The general transaction: compares, then `ops` or the else-branch reads, in one round trip. */
+  async txn(req: TxnRequest): Promise<TxnResult> {
+    if (req.compares.length === 0 && req.ops.length > 0) throw new ValidationError(`transaction on ${req.identifier} has no preconditions`);
+    const compare = req.compares.map((c) => this.rawCompare(c));
+    const success = req.ops.map((o) => this.rawOperation(o));
+    const failure = req.elseReads.map((r) => ({ request_range: this.rawRange(r) }));
+    return this.request(req.identifier, async () => {
+      const res = await this.client.kv.txn({ compare, success, failure });
+      const elseResults = res.succeeded ? [] : req.elseReads.map((r, i) => this.readResult(r, res.responses[i]));
+      return { succeeded: res.succeeded, revision: res.header.revision, elseResults };
     });
   }
 
-  private compareArgs(c: TxnCompare): ['Create' | 'Mod', '==', string | number] {
-    // A missing key has create revision 0; mod revision comparison also fails for a missing key.
-    return c.expect === 'absent' ? ['Create', '==', 0] : ['Mod', '==', c.revision];
+  /**
+   * Several reads in one round trip (an etcd transaction without compares), all at one revision:
+   * `atRevision` when given, else the current one, which is returned.
+   */
+  async readMany(requests: readonly ReadRequest[], atRevision?: string): Promise<{ results: ReadResult[]; revision: string }> {
+    const success: IRequestOp[] = requests.map((r) => ({ request_range: this.rawRange(r, atRevision) }));
+    return this.request(requests.length === 1 && requests[0]?.kind === 'key' ? requests[0].key : 'read batch', async () => {
+      const res = await this.client.kv.txn({ compare: [], success, failure: [] });
+      return { results: requests.map((r, i) => this.readResult(r, res.responses[i])), revision: atRevision ?? res.header.revision };
+    });
   }
 
-  private operation(o: TxnOp): IOperation {
-    return o.op === 'put' ? this.client.put(this.full(o.key)).value(o.value) : this.client.delete().key(this.full(o.key));
+  private prefixEnd(start: string): Buffer {
+    return Range.prefix(this.full(start)).end;
+  }
+
+  private rawRange(r: ReadRequest, atRevision?: string): IRangeRequest {
+    const revision = atRevision === undefined ? {} : { revision: atRevision };
+    if (r.kind === 'key') return { key: Buffer.from(this.full(r.key)), ...revision };
+    const end = r.end === undefined ? this.prefixEnd(r.start) : Buffer.from(this.full(r.end));
+    return { key: Buffer.from(this.full(r.start)), range_end: end, ...revision };
+  }
+
+  private readResult(r: ReadRequest, response: IResponseOp | undefined): ReadResult {
+    const kvs = response?.response_range.kvs ?? [];
+    if (r.kind === 'key') {
+      const kv = kvs[0];
+      return kv === undefined ? undefined : this.toRaw(kv);
+    }
+    return kvs.map((kv) => this.toRaw(kv));
+  }
+
+  private rawCompare(c: TxnCompare): ICompare {
+    const key = Buffer.from(this.full(c.key));
+    switch (c.expect) {
+      // A missing key has create revision 0; mod revision comparison also fails for a missing key.
+      case 'absent':
+        return { key, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 };
+      case 'revision':
+        return { key, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: c.revision };
+      case 'created':
+        return { key, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: c.revision };
+      case 'unchanged-since': {
+        const end = c.end === undefined ? this.prefixEnd(c.key) : Buffer.from(this.full(c.end));
+        // Every key in the range has mod revision < revision + 1 (an empty range holds).
+        return { key, range_end: end, target: CompareTarget.Mod, result: CompareResult.Less, mod_revision: (BigInt(c.revision) + 1n).toString() };
+      }
+    }
+  }
+
+  private rawOperation(o: TxnOp): IRequestOp {
+    const key = Buffer.from(this.full(o.key));
+    return o.op === 'put' ? { request_put: { key, value: Buffer.from(o.value) } } : { request_delete_range: { key } };
   }
 
   toRaw(kv: IKeyValue): RawKv {

@@ -37,7 +37,7 @@ export class EtcdStore<T, Id> {
   ) {}
 
   private versioned(raw: RawKv): Versioned<T> | undefined {
-    const value = this.kind.decode(raw.key, raw.value);
+    const value = this.kv.memo.decode(raw.key, raw.modRevision, () => this.kind.decode(raw.key, raw.value));
     if (value === undefined || this.kind.softDeleted(value)) return undefined;
     return { ...value, revision: raw.modRevision };
   }

@@ -47,8 +47,18 @@ async function* iterate<T, Id>(
   } catch (err) {
     throw translateEtcdError(err, identifier);
   }
-  // The first revision this stream still owes its consumer: where a failure is probed from.
+  // The first revision this stream still owes its consumer: where a failure is probed from, and
+  // where a re-established stream must resume.
   let owed = start;
+  // etcd3 resumes a broken stream after the *header* revision of the last response it saw, and the
+  // header of the watch-created response is the store's revision, not the watch's progress: a
+  // stream broken before it caught up from `start` would silently skip the events in between (seen
+  // with an etcd restart right after a write). etcd3's own listeners run first; these run after
+  // them and put the resume point back to the first revision not yet delivered.
+  const resumeAtOwed = (): void => {
+    if (owed !== undefined) watcher.request.start_revision = owed;
+  };
+  watcher.on('connected', resumeAtOwed);
   watcher.on('data', (res: IWatchResponse) => {
     try {
       for (const ev of res.events) {
@@ -60,6 +70,7 @@ async function* iterate<T, Id>(
       // An undecodable value must end this stream, not escape into etcd3's emitter.
       queue.fail(translateEtcdError(err, identifier));
     }
+    resumeAtOwed();
   });
   watcher.on('error', (err: unknown) => {
     // etcd cancels a watch on a compacted start revision without saying why (3.4 sets no cancel
