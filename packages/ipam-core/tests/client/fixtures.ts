@@ -45,6 +45,16 @@ export const BACKENDS: readonly Backend[] = [
   },
 ];
 
+/** An etcd datastore of the file's etcd that reports every request it sends to `onRequest`. */
+export async function etcdCountingRequests(onRequest: () => void): Promise<Datastore> {
+  if (etcd === undefined) throw new Error('etcd not started');
+  etcdPrefix += 1;
+  const { createEtcdDatastore } = await import('@ipamkit/ipam-datastore/etcd');
+  const ds = createEtcdDatastore({ endpoints: [etcd.endpoint], prefix: `/t${process.pid}-${etcdPrefix}`, onRequest });
+  open.push(ds);
+  return ds;
+}
+
 /** Call at the top of a test file: starts one etcd for the file and closes every datastore after each test. */
 export function useBackends(): void {
   beforeAll(async () => {

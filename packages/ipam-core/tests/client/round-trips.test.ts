@@ -2,7 +2,7 @@ import { createDatastore } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
 import { countingDatastore, type CountingDatastoreOptions, createIpamClient } from '../../src/index.js';
-import { assertConsistent, BACKENDS, FakeClock, useBackends } from './fixtures.js';
+import { assertConsistent, BACKENDS, etcdCountingRequests, FakeClock, useBackends } from './fixtures.js';
 
 useBackends();
 
@@ -81,6 +81,25 @@ describe('round trips of a steady-state AutoAssign', () => {
     const counts = await steadyStateCount(await BACKENDS.find((b) => b.name === 'etcd')!.create());
     expect(counts.transactions).toBe(1);
     expect(counts.waves).toBe(2);
+  });
+
+  it('sends one request to a real etcd from a warm client, and two after its host claimed a block', async () => {
+    let requests = 0;
+    const ds = await etcdCountingRequests(() => (requests += 1));
+    await seeded(ds);
+    const ipam = createIpamClient({ datastore: ds, clock: new FakeClock(), windowsHost: false });
+    const measure = async (handleId: string): Promise<number> => {
+      const before = requests;
+      const { ipv4 } = await ipam.autoAssign({ num4: 1, hostname: 'node-a', handleId, intendedUse: 'Workload' });
+      expect(ipv4?.ips).toHaveLength(1);
+      return requests - before;
+    };
+    // The first call claims a block (the cold path); its affinity write drops the cached range.
+    expect(await measure('claims')).toBeGreaterThan(2);
+    expect(await measure('after-claim')).toBe(2);
+    expect(await measure('steady-1')).toBe(1);
+    expect(await measure('steady-2')).toBe(1);
+    expect(await assertConsistent(ds)).toEqual({ allocated: 4, handles: 4 });
   });
 
   it('is at most four round trips without transactions (Kubernetes)', async () => {
