@@ -1,7 +1,28 @@
-import { type AllocationBlock, type IPAMConfig, selectsNode } from '@ipamkit/models';
+import { type AllocationBlock, type IPAMConfig, type IPPool, type Node, selectsNode } from '@ipamkit/models';
 import { type ClientDeps, orUndefined } from './client-deps.js';
 import { defaultedPools, enabledPools, poolContaining } from './pool-qualification.js';
 import { releaseBlockAffinityOf } from './release-block-affinity.js';
+
+/**
+ * Whether `block`'s host should give it up once it is empty (spec/core.md §12.7): its pool is
+ * enabled and no longer selects the host's node. Pure; `node` is the block's affinity host.
+ */
+export function poolNoLongerSelectsHost(block: AllocationBlock, node: Node | undefined, pools: readonly IPPool[]): boolean {
+  if (node === undefined) return false;
+  const pool = poolContaining(enabledPools(defaultedPools([...pools])), block.cidr);
+  return pool !== undefined && !selectsNode(pool, node.labels);
+}
+
+/** Gives up the (empty) block's host affinity; best effort, every failure is ignored, as in Calico. */
+export async function giveUpAffinityIfEmpty(deps: ClientDeps, config: IPAMConfig, block: AllocationBlock): Promise<void> {
+  const owner = block.affinity;
+  if (owner?.type !== 'host' || owner.host === '') return;
+  try {
+    await releaseBlockAffinityOf(deps, config, owner, block.cidr, { requireEmpty: true });
+  } catch {
+    // Not empty, already released, someone else's, or unreachable: the next release tries again.
+  }
+}
 
 /**
  * After a release (spec/core.md §12.7): if the block's host is no longer selected by the block's
@@ -12,11 +33,9 @@ export async function ensureConsistentAffinity(deps: ClientDeps, config: IPAMCon
   if (owner?.type !== 'host' || owner.host === '') return;
   try {
     const [node, pools] = await Promise.all([orUndefined(deps.ds.nodes.get(owner.host)), deps.ds.ipPools.list()]);
-    if (node === undefined) return;
-    const pool = poolContaining(enabledPools(defaultedPools(pools)), block.cidr);
-    if (pool === undefined || selectsNode(pool, node.labels)) return;
-    await releaseBlockAffinityOf(deps, config, owner, block.cidr, { requireEmpty: true });
+    if (!poolNoLongerSelectsHost(block, node, pools)) return;
   } catch {
-    // Not empty, already released, someone else's, or unreachable: the next release tries again.
+    return;
   }
+  await giveUpAffinityIfEmpty(deps, config, block);
 }

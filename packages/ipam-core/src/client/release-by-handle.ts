@@ -1,9 +1,10 @@
-import { ConflictError, type IPAMConfig } from '@ipamkit/models';
+import { type AllocationBlock, ConflictError, type IPAMConfig, type IPAMHandle } from '@ipamkit/models';
 import { isEmpty, releaseHandleInBlock, sanitizeHandle } from '../block/index.js';
 import { persistRelease } from './block-handle-writes.js';
-import { type ClientDeps, collectedBlock, orUndefined } from './client-deps.js';
-import { ensureConsistentAffinity } from './ensure-consistent-affinity.js';
+import { asUpdate, type ClientDeps, collectedBlock, orUndefined, unversioned } from './client-deps.js';
+import { ensureConsistentAffinity, giveUpAffinityIfEmpty, poolNoLongerSelectsHost } from './ensure-consistent-affinity.js';
 import { readIpamConfig } from './ipam-config-ops.js';
+import { inTransaction } from './transaction.js';
 import { withCasRetry } from './with-cas-retry.js';
 
 async function releaseHandleFromBlock(deps: ClientDeps, config: IPAMConfig, handleId: string, cidr: string): Promise<void> {
@@ -27,12 +28,62 @@ async function releaseHandleFromBlock(deps: ClientDeps, config: IPAMConfig, hand
   if (block !== undefined) await ensureConsistentAffinity(deps, config, block);
 }
 
+/** The handle without its entry for `cidr`. */
+function withoutBlock(handle: IPAMHandle, cidr: string): IPAMHandle {
+  return { ...handle, block: Object.fromEntries(Object.entries(handle.block).filter(([c]) => c !== cidr)) };
+}
+
 /**
- * ReleaseByHandle (spec/core.md §11): every address of the handle, block by block (blocks in
- * parallel). Throws NotFoundError for an unknown handle; the first block error otherwise.
+ * ReleaseByHandle with transact: the handle, the config, the pools, the handle's blocks and their
+ * hosts' nodes are read in one transaction, which writes every released block and the handle
+ * (deleted, or without the released blocks' entries) all or none. One transaction, where the
+ * ordered path needs four waves; on etcd, one request from a warm client. Blocks whose pool no
+ * longer selects their host are given up afterwards, as in the ordered path.
+ */
+async function releaseByHandleInTransaction(deps: ClientDeps, id: string): Promise<void> {
+  const outcome = await withCasRetry(
+    () =>
+      inTransaction(deps, async (tx) => {
+        const [handle, config, pools] = await Promise.all([tx.handles.get(id), readIpamConfig(tx, deps.windowsHost), tx.ipPools.list()]);
+        const cidrs = Object.keys(handle.block);
+        const blocks = await Promise.all(cidrs.map((cidr) => orUndefined(tx.blocks.get(cidr))));
+        const now = deps.clock.now();
+        const released: AllocationBlock[] = [];
+        let remaining = unversioned(handle);
+        blocks.forEach((stored, i) => {
+          const cidr = cidrs[i];
+          if (stored === undefined || cidr === undefined) return;
+          const result = releaseHandleInBlock(collectedBlock(stored, config, now).block, { handleId: id, cooldownSeconds: config.ipCooldownSeconds, now });
+          if (result.count === 0) return;
+          const deleteBlock = isEmpty(result.block) && result.block.affinity === undefined;
+          tx.write(deleteBlock ? { op: 'delete', kind: 'block', value: stored } : { op: 'update', kind: 'block', value: asUpdate(stored, result.block) });
+          remaining = withoutBlock(remaining, cidr);
+          released.push(result.block);
+        });
+        if (released.length === 0) return { config, giveUp: [] };
+        if (Object.keys(remaining.block).length === 0) tx.write({ op: 'delete', kind: 'handle', value: handle });
+        else tx.write({ op: 'update', kind: 'handle', value: { ...remaining, revision: handle.revision } });
+        const hosts = [...new Set(released.flatMap((b) => (b.affinity?.type === 'host' && b.affinity.host !== '' ? [b.affinity.host] : [])))];
+        const nodes = new Map(await Promise.all(hosts.map(async (host) => [host, await orUndefined(tx.nodes.get(host))] as const)));
+        const giveUp = released.filter((b) => b.affinity?.type === 'host' && poolNoLongerSelectsHost(b, nodes.get(b.affinity.host), pools));
+        return { config, giveUp };
+      }),
+    { isRetryable: (err) => err instanceof ConflictError, operation: `release handle ${id}` },
+  );
+  for (const block of outcome.giveUp) await giveUpAffinityIfEmpty(deps, outcome.config, block);
+}
+
+/**
+ * ReleaseByHandle (spec/core.md §11): every address of the handle. With transact, one transaction
+ * for all its blocks; without, block by block (blocks in parallel). Throws NotFoundError for an
+ * unknown handle; the first block error otherwise.
  */
 export async function releaseByHandle(deps: ClientDeps, handleId: string): Promise<void> {
   const id = sanitizeHandle(handleId) ?? handleId;
+  if (deps.ds.transact !== undefined) {
+    await releaseByHandleInTransaction(deps, id);
+    return;
+  }
   const [handle, config] = await Promise.all([deps.ds.handles.get(id), readIpamConfig(deps.ds, deps.windowsHost)]);
   const results = await Promise.allSettled(Object.keys(handle.block).map((cidr) => releaseHandleFromBlock(deps, config, id, cidr)));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');

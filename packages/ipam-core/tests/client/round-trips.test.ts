@@ -1,5 +1,5 @@
 import { createDatastore } from '@ipamkit/ipam-datastore';
-import type { Datastore } from '@ipamkit/models';
+import { type Datastore, NotFoundError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
 import { countingDatastore, type CountingDatastoreOptions, createIpamClient } from '../../src/index.js';
 import { assertConsistent, BACKENDS, etcdCountingRequests, FakeClock, useBackends } from './fixtures.js';
@@ -100,6 +100,28 @@ describe('round trips of a steady-state AutoAssign', () => {
     expect(await measure('steady-1')).toBe(1);
     expect(await measure('steady-2')).toBe(1);
     expect(await assertConsistent(ds)).toEqual({ allocated: 4, handles: 4 });
+  });
+
+  it('releases a handle in one transaction on SQLite, and in one request to a warm etcd', async () => {
+    const sqlite = countingDatastore(await BACKENDS.find((b) => b.name === 'sqlite')!.create());
+    await seeded(sqlite.datastore);
+    const local = createIpamClient({ datastore: sqlite.datastore, clock: new FakeClock(), windowsHost: false });
+    await local.autoAssign({ num4: 1, num6: 0, hostname: 'node-a', handleId: 'h', intendedUse: 'Workload' });
+    sqlite.reset();
+    await local.releaseByHandle('h');
+    expect(sqlite.counts()).toMatchObject({ transactions: 1, waves: 1 });
+    expect(await assertConsistent(sqlite.datastore)).toEqual({ allocated: 0, handles: 0 });
+
+    let requests = 0;
+    const ds = await etcdCountingRequests(() => (requests += 1));
+    await seeded(ds);
+    const ipam = createIpamClient({ datastore: ds, clock: new FakeClock(), windowsHost: false });
+    for (const id of ['a', 'b', 'c']) await ipam.autoAssign({ num4: 1, hostname: 'node-a', handleId: id, intendedUse: 'Workload' });
+    const before = requests;
+    await ipam.releaseByHandle('b');
+    expect(requests - before).toBe(1);
+    expect(await assertConsistent(ds)).toEqual({ allocated: 2, handles: 2 });
+    await expect(ipam.releaseByHandle('b')).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('is at most four round trips without transactions (Kubernetes)', async () => {
