@@ -28,7 +28,16 @@ export interface EtcdDatastoreConfig {
   readonly transactionReadCache?: boolean;
   /** Called once for every request sent to etcd (a diagnostic hook: tests and benches count round trips with it). */
   readonly onRequest?: () => void;
+  /**
+   * Largest gRPC message accepted from etcd (default 256 MiB). A watch that resumes behind (after an
+   * etcd restart, or a slow consumer) is caught up with up to 1,000 revisions in ONE response, each
+   * event carrying the value and the previous value: about 35 MB for full /26 blocks, far above
+   * gRPC's 4 MiB default, which would break the stream on every reconnect.
+   */
+  readonly maxReceiveMessageBytes?: number;
 }
+
+export const DEFAULT_MAX_RECEIVE_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 /** The read side of a transaction, over its key-value view (cache, batched reads, pinned revision). */
 function transactionReads(view: TransactionKv): TxReads {
@@ -56,6 +65,7 @@ export function createEtcdDatastore(config: EtcdDatastoreConfig): Datastore {
   const callTimeoutMs = config.callTimeoutMs ?? 10_000;
   const client = new Etcd3({
     hosts: config.endpoints,
+    grpcOptions: { 'grpc.max_receive_message_length': config.maxReceiveMessageBytes ?? DEFAULT_MAX_RECEIVE_MESSAGE_BYTES },
     // Streams (watches) live until cancelled; every other call gets a deadline so a hung etcd
     // surfaces as DatastoreUnavailableError instead of a hung CNI invocation.
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + callTimeoutMs }),

@@ -1,5 +1,5 @@
 import { Range, type IKeyValue, type IWatchResponse, type Watcher } from 'etcd3';
-import { WatchExpiredError, type Versioned, type WatchEvent, type WatchOptions } from '@ipamkit/models';
+import { DatastoreUnavailableError, WatchExpiredError, type Versioned, type WatchEvent, type WatchOptions } from '@ipamkit/models';
 import { AsyncQueue } from './async-queue.js';
 import { checkRevision, type EtcdKv } from './etcd-kv.js';
 import type { EtcdKind, KeyRange } from './etcd-layout.js';
@@ -14,6 +14,9 @@ import { translateEtcdError } from './translate-etcd-error.js';
  * Soft-deleted rows (etcd carries the flag though Calico never sets it there) are reported as
  * `deleted` when they appear and skipped afterwards, so consumers never see them as objects.
  */
+/** Re-established streams in a row that delivered nothing before the stream gives up. */
+const MAX_CONNECTS_WITHOUT_DATA = 5;
+
 export function watchRange<T, Id>(
   kv: EtcdKv,
   range: KeyRange,
@@ -53,13 +56,31 @@ async function* iterate<T, Id>(
   // etcd3 resumes a broken stream after the *header* revision of the last response it saw, and the
   // header of the watch-created response is the store's revision, not the watch's progress: a
   // stream broken before it caught up from `start` would silently skip the events in between (seen
-  // with an etcd restart right after a write). etcd3's own listeners run first; these run after
-  // them and put the resume point back to the first revision not yet delivered.
+  // with an etcd restart right after a write). So the resume point is put back to the first
+  // revision not yet delivered: now (etcd3 moved it when the watch was created), and whenever
+  // etcd3 is about to send the create request again ('connecting' is emitted just before).
   const resumeAtOwed = (): void => {
     if (owed !== undefined) watcher.request.start_revision = owed;
   };
-  watcher.on('connected', resumeAtOwed);
+  resumeAtOwed();
+  watcher.on('connecting', resumeAtOwed);
+  // A stream that breaks every time right after it is re-established (a catch-up response it can
+  // never receive) would otherwise retry forever in silence: end it, so the consumer lists again.
+  let connectsWithoutData = 0;
+  watcher.on('connected', () => {
+    connectsWithoutData += 1;
+    if (connectsWithoutData > MAX_CONNECTS_WITHOUT_DATA) {
+      queue.fail(new DatastoreUnavailableError(`${identifier}: the stream broke ${MAX_CONNECTS_WITHOUT_DATA} times in a row before delivering anything; list again`));
+    }
+  });
+  watcher.on('disconnected', (err: unknown) => {
+    // A response over maxReceiveMessageBytes breaks the stream the same way on every reconnect.
+    if (isMessageTooLarge(err)) {
+      queue.fail(new DatastoreUnavailableError(`${identifier}: a watch response was larger than the client accepts (maxReceiveMessageBytes); list again`, { cause: err }));
+    }
+  });
   watcher.on('data', (res: IWatchResponse) => {
+    connectsWithoutData = 0;
     try {
       for (const ev of res.events) {
         owed = (BigInt(ev.kv.mod_revision) + 1n).toString();
@@ -70,7 +91,6 @@ async function* iterate<T, Id>(
       // An undecodable value must end this stream, not escape into etcd3's emitter.
       queue.fail(translateEtcdError(err, identifier));
     }
-    resumeAtOwed();
   });
   watcher.on('error', (err: unknown) => {
     // etcd cancels a watch on a compacted start revision without saying why (3.4 sets no cancel
@@ -139,6 +159,13 @@ function live<T, Id>(kv: EtcdKv, kind: EtcdKind<T, Id>, rawKv: IKeyValue): Versi
   const value = kind.decode(raw.key, raw.value);
   if (value === undefined || kind.softDeleted(value)) return undefined;
   return { ...value, revision: raw.modRevision };
+}
+
+/** gRPC RESOURCE_EXHAUSTED for an oversized message (code 8, "Received message larger than max"). */
+function isMessageTooLarge(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  return code === 8 || (typeof message === 'string' && message.includes('larger than max'));
 }
 
 /** Read through a call so the compiler does not carry the pre-`await` narrowing of `aborted`. */

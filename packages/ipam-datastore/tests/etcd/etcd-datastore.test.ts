@@ -163,6 +163,54 @@ describe('watch', () => {
     }
   });
 
+  /** A /26 with 64 allocations and pod attributes: ~14 KB stored, twice that per watch event. */
+  function bigBlock(cidr: string): AllocationBlock {
+    const hex = (i: number): string => i.toString(16).padStart(8, '0').repeat(8);
+    return {
+      ...sampleBlock(cidr, 'node-a', 64),
+      allocations: Array.from({ length: 64 }, (_, i) => i),
+      unallocated: [],
+      attributes: Array.from({ length: 64 }, (_, i) => ({
+        handleId: `k8s-pod-network.${hex(i)}`,
+        activeOwnerAttrs: { namespace: 'default', node: 'node-a', pod: `pod-${i}`, timestamp: '2026-11-29 09:00:00.000000000 +0000 UTC' },
+      })),
+    };
+  }
+
+  /** `count` updates of one big block after `revision`; returns the revision to watch from. */
+  async function bigHistory(ds: Datastore, count: number): Promise<string> {
+    const { revision } = await ds.blocks.listWithRevision();
+    let block = await ds.blocks.create(bigBlock('10.9.0.0/26'));
+    for (let i = 0; i < count; i++) block = await ds.blocks.update({ ...block, sequenceNumber: block.sequenceNumber + 1n });
+    return revision;
+  }
+
+  it('catches a watch up from far behind, though the catch-up arrives as one message of megabytes', { timeout: 60_000 }, async () => {
+    const { ds } = fresh();
+    // ~150 revisions × ~30 KB: etcd sends them in one watch response, beyond gRPC's 4 MiB default.
+    const from = await bigHistory(ds, 150);
+    const abort = new AbortController();
+    try {
+      const events = await collectEvents(ds.blocks.watch({ fromRevision: from, signal: abort.signal }), 151, 30_000);
+      expect(events.map((e) => e.type)).toEqual(['added', ...Array.from({ length: 150 }, () => 'modified')]);
+    } finally {
+      abort.abort();
+    }
+  });
+
+  it('ends a watch whose catch-up it can never receive, instead of reconnecting forever', { timeout: 60_000 }, async () => {
+    const prefix = `/t-${++run}`;
+    const ds = createEtcdDatastore({ endpoints: [etcd.endpoint], prefix, maxReceiveMessageBytes: 64 * 1024 });
+    open.push(ds);
+    const from = await bigHistory(ds, 10);
+    const abort = new AbortController();
+    try {
+      await expect(collectEvents(ds.blocks.watch({ fromRevision: from, signal: abort.signal }), 11, 45_000)).rejects.toBeInstanceOf(DatastoreUnavailableError);
+    } finally {
+      abort.abort();
+    }
+  });
+
   it('keeps delivering across an etcd restart without losing or repeating events', { timeout: 60_000 }, async () => {
     const { ds } = fresh();
     const { revision } = await ds.ipPools.listWithRevision();
