@@ -70,6 +70,12 @@ function writeFast(value: unknown, depth: number): Fast {
 /** The text of a member whose walk answered `fast` (not BAIL). */
 const memberText = (item: unknown, fast: Fast): string | undefined => (fast === PURE ? JSON.stringify(item) : (fast as string | undefined));
 
+/** `out` (an object's text so far, from its `{`) with `key` appended, unless the value is skipped (`text` undefined). */
+function withMember(out: string, key: string, text: string | undefined): string {
+  if (text === undefined) return out;
+  return (out.length > 1 ? out + ',' : out) + JSON.stringify(key) + ':' + text;
+}
+
 function writeArray(items: unknown[], depth: number): Fast {
   const n = items.length;
   let i = 0;
@@ -122,19 +128,14 @@ function writeObject(obj: Record<string, unknown>, depth: number, plain: boolean
   for (let j = 0; j < i; j++) {
     const key = keys[j] as string;
     const item = obj[key];
-    if (isSkipped(item)) continue;
-    if (out.length > 1) out += ',';
-    out += JSON.stringify(key) + ':' + JSON.stringify(item);
+    if (!isSkipped(item)) out = withMember(out, key, JSON.stringify(item));
   }
   for (let j = i; j < n; j++) {
     const key = keys[j] as string;
     const item = plain && j === i ? undefined : obj[key];
     const fast = plain && j === i ? first : writeFast(item, depth);
     if (fast === BAIL) return BAIL;
-    const text = memberText(item, fast);
-    if (text === undefined) continue;
-    if (out.length > 1) out += ',';
-    out += JSON.stringify(key) + ':' + text;
+    out = withMember(out, key, memberText(item, fast));
   }
   return out + '}';
 }
@@ -145,10 +146,7 @@ function writeMap(map: Map<unknown, unknown>, depth: number): Fast {
     if (typeof key !== 'string') return BAIL;
     const fast = writeFast(item, depth);
     if (fast === BAIL) return BAIL;
-    const text = memberText(item, fast);
-    if (text === undefined) continue;
-    if (out.length > 1) out += ',';
-    out += JSON.stringify(key) + ':' + text;
+    out = withMember(out, key, memberText(item, fast));
   }
   return out + '}';
 }
