@@ -6,7 +6,7 @@ import ipamkit from '@ipamkit/eslint-plugin';
 /** Files no package lints. */
 const ignored = {
   name: 'ipamkit/ignores',
-  ignores: ['**/dist/**', '**/.hammer-*/**', '**/node_modules/**', '**/coverage/**', '**/.nx/**', '**/*.config.*', '**/fixtures/**', 'vitest.shared.mts'],
+  ignores: ['**/dist/**', '**/.hammer-*/**', '**/node_modules/**', '**/coverage/**', '**/.nx/**', '**/*.config.*', '**/fixtures/**', 'vitest.shared.mts', 'tsup.shared.mts'],
 };
 
 /** typescript-eslint strict type-checked, for every TypeScript file. */

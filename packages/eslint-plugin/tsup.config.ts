@@ -1,13 +1,11 @@
 import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.shared.mts';
 
 // One config (not an array) so `clean` cannot race between builds. The design-sync bin is bundled
 // beside the library; only the library gets type declarations.
-export default defineConfig({
-  entry: { index: 'src/index.ts', 'design-sync': 'src/design-sync/cli.ts' },
-  format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts' } },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  platform: 'node',
-});
+export default defineConfig(
+  libraryBuild({
+    entry: { index: 'src/index.ts', 'design-sync': 'src/design-sync/cli.ts' },
+    dts: { entry: { index: 'src/index.ts' } },
+  }),
+);

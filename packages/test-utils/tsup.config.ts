@@ -1,13 +1,5 @@
 import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.shared.mts';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  platform: 'node',
-  // The contract suite registers tests with the caller's vitest instance; bundling it would not.
-  external: ['vitest'],
-});
+// The contract suite registers tests with the caller's vitest instance; bundling it would not.
+export default defineConfig(libraryBuild({ external: ['vitest'] }));
