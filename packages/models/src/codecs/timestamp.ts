@@ -1,4 +1,8 @@
+import { TextMemo } from '../net/text-memo.js';
 import { codecFail } from './field-readers.js';
+
+/** Timestamps normalised lately: a block's claim time is re-encoded with every write of the block. */
+const NORMALIZED = new TextMemo<string>(4096);
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
@@ -8,6 +12,10 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?
  * a metav1.Time; offsets are converted to UTC. Used on read and on write.
  */
 export function normalizeTimestamp(text: string, path: string): string {
+  return NORMALIZED.get(text, (t) => normalize(t, path));
+}
+
+function normalize(text: string, path: string): string {
   const m = RFC3339.exec(text);
   if (m === null) return codecFail(path, `${JSON.stringify(text)} is not an RFC 3339 timestamp`);
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];

@@ -3,6 +3,7 @@ import type { IPVersion } from '../resources/intended-use.js';
 import { isIPv4MappedValue, parseRawAddress } from './address.js';
 import { formatAddress } from './format-address.js';
 import { bitsOf, maskOf } from './ip-version-bits.js';
+import { TextMemo } from './text-memo.js';
 
 /** A CIDR as numbers: the masked network and its prefix length. */
 export interface ParsedCidr {
@@ -19,10 +20,24 @@ export interface ParsedCidrWithAddress extends ParsedCidr {
 const PREFIX_TEXT = /^(?:0|[1-9]\d{0,2})$/;
 
 /**
+ * CIDR texts parsed lately. The same few texts (a node's blocks, the pools) are parsed on every
+ * allocation, several times over (pool qualification, block keys, wire forms).
+ */
+const PARSED_CIDRS = new TextMemo<Readonly<ParsedCidrWithAddress>>(4096);
+
+/** Canonical texts of CIDR texts seen lately (the block key and wire form of every write). */
+const CANONICAL_CIDRS = new TextMemo<string>(4096);
+
+/**
  * Parse `addr/prefix`, keeping the written address too. IPv4-mapped IPv6 with a prefix of at
  * least 96 becomes the IPv4 CIDR Go prints for it (datastore.md §2.1).
  */
 export function parseCidrWithAddress(text: string): ParsedCidrWithAddress {
+  // A copy: callers own what they get, the memo keeps its frozen original.
+  return { ...PARSED_CIDRS.get(text, parseCidrText) };
+}
+
+function parseCidrText(text: string): Readonly<ParsedCidrWithAddress> {
   const slash = text.indexOf('/');
   if (slash < 0) throw new ValidationError(`invalid CIDR ${JSON.stringify(text)}: missing "/prefix"`);
   const prefixText = text.slice(slash + 1);
@@ -46,12 +61,12 @@ export function parseCidrWithAddress(text: string): ParsedCidrWithAddress {
     value &= 0xffffffffn;
     prefixLength -= 96;
   }
-  return { version, network: value & maskOf(version, prefixLength), prefixLength, address: value };
+  return Object.freeze({ version, network: value & maskOf(version, prefixLength), prefixLength, address: value });
 }
 
 /** Parse and mask a CIDR. Throws ValidationError on malformed text. */
 export function parseCidr(text: string): ParsedCidr {
-  const { version, network, prefixLength } = parseCidrWithAddress(text);
+  const { version, network, prefixLength } = PARSED_CIDRS.get(text, parseCidrText);
   return { version, network, prefixLength };
 }
 
@@ -63,7 +78,7 @@ export function parseAddressOrCidr(text: string): ParsedCidr {
 
 /** True when the written address has no host bits set. */
 export function isMaskedCidr(text: string): boolean {
-  const parsed = parseCidrWithAddress(text);
+  const parsed = PARSED_CIDRS.get(text, parseCidrText);
   return parsed.address === parsed.network;
 }
 
@@ -74,12 +89,12 @@ export function formatCidr(cidr: ParsedCidr): string {
 
 /** Masked canonical text of a CIDR (datastore.md §2.1): `10.0.0.7/26` → `10.0.0.0/26`. */
 export function canonicalCidr(text: string): string {
-  return formatCidr(parseCidr(text));
+  return CANONICAL_CIDRS.get(text, (t) => formatCidr(parseCidr(t)));
 }
 
 /** The family of a CIDR. */
 export function ipVersionOfCidr(cidr: string): IPVersion {
-  return parseCidr(cidr).version;
+  return PARSED_CIDRS.get(cidr, parseCidrText).version;
 }
 
 /** Number of addresses in a CIDR. */
