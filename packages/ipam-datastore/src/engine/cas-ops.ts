@@ -1,6 +1,7 @@
 import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError } from '@ipamkit/models';
 import { isRowSoftDeleted, isSoftDeleted, KINDS, type KindName, type RowFilter } from './kinds.js';
 import type { RowEngine, StoredRow } from './row-engine.js';
+import { withoutStack } from '../without-stack.js';
 
 // The compare-and-swap rules of spec/datastore.md §10, written once for every row engine. Each
 // function runs inside an engine write (or read) and throws the models' errors.
@@ -24,16 +25,10 @@ export function notFoundError(kind: KindName, key: string): NotFoundError {
  * transaction readers and the IPAMConfig store: the core asks for objects that are routinely absent
  * (the 'default' IPAMConfig, a fresh handle) and catches the error, and capturing the stack of its
  * deep async call chain cost ~45 µs per error (design/ipam-datastore.md, "Copies and the decode
- * cache"). `Error.stackTraceLimit` is restored before this returns.
+ * cache").
  */
 export function stacklessNotFoundError(kind: KindName, key: string): NotFoundError {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return notFoundError(kind, key);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  return withoutStack(() => notFoundError(kind, key));
 }
 
 /** A live row or the error `absent` builds: soft-deleted rows do not exist for readers. */

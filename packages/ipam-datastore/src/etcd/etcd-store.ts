@@ -2,6 +2,7 @@ import { AlreadyExistsError, ConflictError, NotFoundError, type Versioned, type 
 import { checkRevision, type EtcdKv, type RawKv, type TxnCompare } from './etcd-kv.js';
 import type { EtcdKind, KeyRange } from './etcd-layout.js';
 import { watchRange } from './etcd-watch.js';
+import { withoutStack } from '../without-stack.js';
 
 /** Attempts to replace a soft-deleted row on create before giving up with a conflict. */
 const CREATE_OVER_SOFT_DELETED_ATTEMPTS = 3;
@@ -45,7 +46,8 @@ export class EtcdStore<T, Id> {
   async get(id: Id): Promise<Versioned<T>> {
     const raw = await this.kv.get(this.kind.key(id));
     const found = raw === undefined ? undefined : this.versioned(raw);
-    if (found === undefined) throw new NotFoundError(this.kind.describe(id));
+    // Stackless: the core reads objects that are usually absent (a fresh handle, the default config).
+    if (found === undefined) throw withoutStack(() => new NotFoundError(this.kind.describe(id)));
     return found;
   }
 

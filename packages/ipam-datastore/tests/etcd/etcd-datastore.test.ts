@@ -95,6 +95,23 @@ describe('compare-and-swap', () => {
   });
 });
 
+describe('reads of missing objects', () => {
+  it('reject with a NotFoundError without a stack trace, inside a transaction and out, and keep the stack trace limit', async () => {
+    const { ds } = fresh();
+    const limit = Error.stackTraceLimit;
+    const outside = await ds.handles.get('never-created').catch((e: unknown) => e);
+    let inside: unknown;
+    await ds.transact?.(async (tx) => {
+      inside = await tx.handles.get('never-created').catch((e: unknown) => e);
+    });
+    for (const err of [outside, inside]) {
+      expect(err).toBeInstanceOf(NotFoundError);
+      expect((err as Error).stack).toBe(`NotFoundError: ${(err as Error).message}`);
+    }
+    expect(Error.stackTraceLimit).toBe(limit);
+  });
+});
+
 describe('transact', () => {
   it('commits a handle and a block as one etcd revision', async () => {
     const { ds } = fresh();
