@@ -2,10 +2,13 @@ import { writeFileSync } from 'node:fs';
 import type { HammerOptions } from '../hammer/hammer-options.js';
 import { renderHammer } from '../hammer/render-hammer.js';
 import { runHammer } from '../hammer/run-hammer.js';
+import { wantsHelp } from './command-help.js';
+import { HAMMER_HELP } from './hammer-help.js';
 import { numberFlag, parseFlags, stringFlag } from './parse-flags.js';
 import type { SimIo } from './sim-io.js';
 
-const SPEC = {
+/** The flags the command accepts; its help (`hammer-help.ts`) is keyed by them. */
+export const HAMMER_SPEC = {
   processes: { type: 'string' },
   ops: { type: 'string' },
   'kill-rate': { type: 'string' },
@@ -17,9 +20,13 @@ const SPEC = {
   json: { type: 'string' },
 } as const;
 
-/** `ipamkit-sim hammer`: exit 1 on any violation. `--restart-etcd` implies `--datastore etcd`. */
+/** `ipamkit-sim hammer`: exit 1 on any violation. `--restart-etcd` implies `--datastore etcd`; `--help` anywhere prints the help. */
 export async function hammerCommand(args: readonly string[], io: SimIo): Promise<number> {
-  const f = parseFlags(args, SPEC);
+  if (wantsHelp(args)) {
+    io.stdout.write(HAMMER_HELP);
+    return 0;
+  }
+  const f = parseFlags(args, HAMMER_SPEC);
   const restart = f['restart-etcd'] === true;
   const partial: Partial<Record<keyof HammerOptions, unknown>> = {
     processes: numberFlag(f, 'processes'),

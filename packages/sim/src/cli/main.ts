@@ -8,7 +8,8 @@ export const USAGE = `usage:
                   [--services 20] [--grace-ms 2000] [--seed 1] [--sqlite-path FILE]
                   [--etcd-endpoints URL,...] [--report out.html]
   ipamkit-sim hammer [--processes 16] [--ops 100000] [--kill-rate 0.01] [--datastore sqlite|etcd]
-                  [--restart-etcd] [--grace-ms 1000] [--seed 1] [--json out.json]
+                  [--restart-etcd] [--pods-per-process 8] [--grace-ms 1000] [--seed 1] [--json out.json]
+  ipamkit-sim <command> --help    what each flag of the command does, with its default
 `;
 
 /** The `ipamkit-sim` command line; returns the exit code. Errors are printed, never thrown. */

@@ -3,10 +3,13 @@ import { renderReport } from '../report/render-report.js';
 import { renderSummary } from '../run/render-summary.js';
 import type { RunOptions } from '../run/run-options.js';
 import { runSim } from '../run/run-sim.js';
+import { wantsHelp } from './command-help.js';
 import { numberFlag, parseFlags, stringFlag } from './parse-flags.js';
+import { RUN_HELP } from './run-help.js';
 import type { SimIo } from './sim-io.js';
 
-const SPEC = {
+/** The flags the command accepts; its help (`run-help.ts`) is keyed by them. */
+export const RUN_SPEC = {
   nodes: { type: 'string' },
   pods: { type: 'string' },
   churn: { type: 'string' },
@@ -20,9 +23,13 @@ const SPEC = {
   report: { type: 'string' },
 } as const;
 
-/** `ipamkit-sim run`: exit 0 only when the final check is clean. */
+/** `ipamkit-sim run`: exit 0 only when the final check is clean; `--help` anywhere prints the help instead. */
 export async function runCommand(args: readonly string[], io: SimIo): Promise<number> {
-  const f = parseFlags(args, SPEC);
+  if (wantsHelp(args)) {
+    io.stdout.write(RUN_HELP);
+    return 0;
+  }
+  const f = parseFlags(args, RUN_SPEC);
   const partial: Partial<Record<keyof RunOptions, unknown>> = {
     nodes: numberFlag(f, 'nodes'),
     pods: numberFlag(f, 'pods'),
