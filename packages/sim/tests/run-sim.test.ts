@@ -45,6 +45,20 @@ describe('runSim on SQLite', () => {
   });
 });
 
+describe('runSim with spawn (--spawn)', () => {
+  it('runs every CNI call as the built calico-ipam bin and ends with no leak and no duplicate', async () => {
+    const r = await runSim({ nodes: 2, pods: 4, churn: 2, services: 0, gracePeriodMs: 500, settleTimeoutMs: 60_000, spawn: true });
+    expect(r.check.violations).toEqual([]);
+    expect(r.stats.failures).toBe(0);
+    // Each of the 4 pod slots is filled twice: 8 ADDs, and the first 4 pods leave by DEL (or by the GC).
+    expect(r.stats.adds).toBe(8);
+    expect(r.stats.dels + r.stats.lostDeletes).toBe(4);
+    expect([r.check.leaks, r.check.duplicates]).toEqual([0, 0]);
+    // The bin opens its own datastore from the network config, so the sim cannot count its round trips.
+    expect(r.roundTripsPerAdd).toBeUndefined();
+  });
+});
+
 describe('resolveRunOptions', () => {
   it.each([
     { partial: { nodes: 1 }, message: '--nodes must be an integer from 2 to 1000, got 1' },
