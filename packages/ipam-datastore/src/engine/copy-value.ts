@@ -50,8 +50,7 @@ function copyPlain(value: unknown, depth: number): unknown {
   for (const key of Object.keys(source)) {
     const copy = copyPlain(source[key], depth + 1);
     if (copy === NOT_PLAIN) return NOT_PLAIN;
-    if (key === '__proto__') setOwn(out, key, copy);
-    else out[key] = copy;
+    setOwn(out, key, copy);
   }
   return out;
 }

@@ -50,8 +50,7 @@ function exactCopy(value: unknown, depth: number): unknown {
   for (const key of Object.keys(obj)) {
     const copy = exactCopy(obj[key], depth + 1);
     if (copy === NOT_EXACT) return NOT_EXACT;
-    if (key === '__proto__') setOwn(out, key, copy);
-    else out[key] = copy;
+    setOwn(out, key, copy);
   }
   return out;
 }
