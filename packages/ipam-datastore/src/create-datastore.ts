@@ -1,10 +1,39 @@
 import type { Datastore } from '@ipamkit/models';
 import { DatastoreConfigError } from './errors.js';
 
+/** Transport security for etcd: PEM file paths (read when the datastore opens, never logged). */
+export interface EtcdTlsConfig {
+  /** CA bundle that signs the etcd servers' certificates (Calico: `etcd_ca_cert_file`, `ETCD_CA_CERT_FILE`). */
+  caFile?: string;
+  /** Client certificate for mutual TLS (`etcd_cert_file`, `ETCD_CERT_FILE`). */
+  certFile?: string;
+  /** Client private key for mutual TLS (`etcd_key_file`, `ETCD_KEY_FILE`). */
+  keyFile?: string;
+  /** Name to verify in the server certificate when it differs from the endpoint's host. */
+  serverName?: string;
+}
+
+/** The etcd datastore's connection. */
+export interface EtcdConnectionConfig {
+  type: 'etcd';
+  /** `http://` or `https://` client URLs, without user info. */
+  endpoints: string[];
+  prefix?: string;
+  tls?: EtcdTlsConfig;
+  /** etcd's own authentication (`ETCD_USERNAME` / `ETCD_PASSWORD`). */
+  username?: string;
+  password?: string;
+  /**
+   * Which etcd client speaks to the server: `http` (etcd's JSON gateway over node:http(s), no gRPC
+   * stack to load: what a CNI call uses) or `grpc` (the etcd3 library). Default `http`.
+   */
+  client?: 'http' | 'grpc';
+}
+
 export type DatastoreConfig =
   | { type: 'memory' }
-  | { type: 'sqlite'; path: string }
-  | { type: 'etcd'; endpoints: string[]; prefix?: string }
+  | { type: 'sqlite'; path: string; readonly?: boolean }
+  | EtcdConnectionConfig
   | { type: 'kubernetes'; kubeconfig?: string; apiGroup?: 'crd.projectcalico.org/v1' | 'projectcalico.org/v3' };
 
 type BackendFactory = (config: DatastoreConfig) => Datastore | Promise<Datastore>;
