@@ -47,13 +47,14 @@ async function dispatch(cni: CniEnv, options: RunCniOptions, sink: LogSink): Pro
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   try {
-    if (cni.command === 'STATUS') return await cmdStatus(inv);
-    if (cni.command === 'GC') return await cmdGc(inv);
+    if (cni.command === 'STATUS') return await inv.within(() => cmdStatus(inv));
+    if (cni.command === 'GC') return await inv.within(() => cmdGc(inv));
     const args = parseCniArgs(cni.args);
     const workload = workloadOf({ networkName: conf.name, containerId: cni.containerId, ifname: cni.ifname, node, cniArgs: args });
-    if (cni.command === 'ADD') return await cmdAdd(inv, workload, args);
-    if (cni.command === 'DEL') return await cmdDel(inv, workload);
-    return await cmdCheck(inv, workload);
+    // One budget for the whole verb, lock wait included (design/cni.md, "Deadline").
+    if (cni.command === 'ADD') return await inv.within(() => cmdAdd(inv, workload, args));
+    if (cni.command === 'DEL') return await inv.within(() => cmdDel(inv, workload));
+    return await inv.within(() => cmdCheck(inv, workload));
   } catch (err) {
     log.error(toCniError(err).message);
     throw err;

@@ -1,5 +1,6 @@
 import { canonicalAddress } from '@ipamkit/models';
 import { CniEnvironmentError } from '../errors.js';
+import { echoInput, INPUT_LIMITS, requireMaxLength } from './input-limits.js';
 
 /** The CNI_ARGS keys calico-ipam understands (spec/cni.md §5). */
 export interface CniArgs {
@@ -13,11 +14,19 @@ export interface CniArgs {
 
 const KNOWN = new Set(['IgnoreUnknown', 'K8S_POD_NAMESPACE', 'K8S_POD_NAME', 'K8S_POD_INFRA_CONTAINER_ID', 'K8S_POD_UID', 'IP', 'CNI_TEST_NAMESPACE']);
 
+/** Kubernetes' limits for the values we use (design/cni.md, "Input limits"); other known keys get the list-entry bound. */
+const MAX_LENGTH: Readonly<Record<string, number>> = {
+  K8S_POD_NAMESPACE: INPUT_LIMITS.namespace,
+  CNI_TEST_NAMESPACE: INPUT_LIMITS.namespace,
+  K8S_POD_NAME: INPUT_LIMITS.podName,
+  K8S_POD_INFRA_CONTAINER_ID: INPUT_LIMITS.containerId,
+};
+
 function parseBool(pair: string, value: string): boolean {
   const v = value.toLowerCase();
   if (v === '1' || v === 'true') return true;
   if (v === '0' || v === 'false') return false;
-  throw new CniEnvironmentError(`ARGS: error parsing value of pair ${JSON.stringify(pair)}: boolean unmarshal error: invalid input ${value}`);
+  throw new CniEnvironmentError(`ARGS: error parsing value of pair ${JSON.stringify(echoInput(pair))}: boolean unmarshal error: invalid input ${echoInput(value)}`);
 }
 
 /**
@@ -32,14 +41,14 @@ export function parseCniArgs(text: string): CniArgs {
   for (const pair of text.split(';')) {
     if (pair === '') continue;
     const parts = pair.split('=');
-    if (parts.length !== 2) throw new CniEnvironmentError(`ARGS: invalid pair ${JSON.stringify(pair)}`);
+    if (parts.length !== 2) throw new CniEnvironmentError(`ARGS: invalid pair ${JSON.stringify(echoInput(pair))}`);
     const [key = '', value = ''] = parts;
     if (!KNOWN.has(key)) unknown.push(pair);
-    else values.set(key, { pair, value });
+    else values.set(key, { pair, value: requireMaxLength(value, MAX_LENGTH[key] ?? INPUT_LIMITS.listEntry, `CNI_ARGS ${key}`) });
   }
   const ignore = values.get('IgnoreUnknown');
   if (ignore !== undefined) out.ignoreUnknown = parseBool(ignore.pair, ignore.value);
-  if (unknown.length > 0 && !out.ignoreUnknown) throw new CniEnvironmentError(`ARGS: unknown args ${JSON.stringify(unknown)}`);
+  if (unknown.length > 0 && !out.ignoreUnknown) throw new CniEnvironmentError(`ARGS: unknown args ${echoInput(JSON.stringify(unknown))}`);
   out.podNamespace = values.get('K8S_POD_NAMESPACE')?.value ?? '';
   out.podName = values.get('K8S_POD_NAME')?.value ?? '';
   const testNs = values.get('CNI_TEST_NAMESPACE')?.value;

@@ -1,4 +1,5 @@
 import { CniEnvironmentError } from '../errors.js';
+import { echoInput, INPUT_LIMITS, requireMaxLength } from './input-limits.js';
 
 export type CniCommand = 'ADD' | 'DEL' | 'CHECK' | 'VERSION' | 'STATUS' | 'GC';
 
@@ -14,7 +15,6 @@ export interface CniEnv {
 
 const COMMANDS: readonly CniCommand[] = ['ADD', 'DEL', 'CHECK', 'VERSION', 'STATUS', 'GC'];
 const CONTAINER_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
-const MAX_IFNAME = 15;
 
 const REQUIRED: Record<CniCommand, readonly string[]> = {
   ADD: ['CNI_CONTAINERID', 'CNI_NETNS', 'CNI_IFNAME', 'CNI_PATH'],
@@ -27,7 +27,8 @@ const REQUIRED: Record<CniCommand, readonly string[]> = {
 
 function validateIfname(name: string): void {
   if (name === '') throw new CniEnvironmentError('interface name is empty');
-  if (name.length > MAX_IFNAME) throw new CniEnvironmentError('interface name is too long', name);
+  // Too long stays code 4, as in the Go skeleton; the name is quoted cut (design/cni.md, "Input limits").
+  if (name.length > INPUT_LIMITS.ifname) throw new CniEnvironmentError('interface name is too long', echoInput(name));
   if (name === '.' || name === '..') throw new CniEnvironmentError('interface name is . or ..', name);
   if (/[/:\s]/.test(name)) throw new CniEnvironmentError('interface name contains / or : or whitespace characters', name);
 }
@@ -37,13 +38,15 @@ export function readCniEnv(env: Readonly<Record<string, string | undefined>>): C
   const raw = env.CNI_COMMAND;
   if (raw === undefined || raw === '') return undefined;
   const command = COMMANDS.find((c) => c === raw);
-  if (command === undefined) throw new CniEnvironmentError(`unknown CNI_COMMAND: ${raw}`);
+  if (command === undefined) throw new CniEnvironmentError(`unknown CNI_COMMAND: ${echoInput(raw)}`);
   const missing = REQUIRED[command].filter((k) => (env[k] ?? '') === '');
   if (missing.length > 0) throw new CniEnvironmentError(`required env variables [${missing.join(',')}] missing`);
   const containerId = env.CNI_CONTAINERID ?? '';
   const ifname = env.CNI_IFNAME ?? '';
+  requireMaxLength(containerId, INPUT_LIMITS.containerId, 'CNI_CONTAINERID');
+  requireMaxLength(env.CNI_ARGS ?? '', INPUT_LIMITS.cniArgs, 'CNI_ARGS');
   if (REQUIRED[command].includes('CNI_CONTAINERID') && !CONTAINER_ID.test(containerId)) {
-    throw new CniEnvironmentError('invalid characters in containerID', containerId);
+    throw new CniEnvironmentError('invalid characters in containerID', echoInput(containerId));
   }
   if (REQUIRED[command].includes('CNI_IFNAME')) validateIfname(ifname);
   return { command, containerId, netns: env.CNI_NETNS ?? '', ifname, args: env.CNI_ARGS ?? '', path: env.CNI_PATH ?? '' };

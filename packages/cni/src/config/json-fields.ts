@@ -1,4 +1,5 @@
 import { NetworkConfigError } from '../errors.js';
+import { INPUT_LIMITS, requireMaxLength } from './input-limits.js';
 
 /** Typed readers for the decoded network config: a wrong type is a clear code-7 error, never a crash. */
 export type JsonObject = Record<string, unknown>;
@@ -11,11 +12,22 @@ function wrongType(path: string, expected: string): NetworkConfigError {
   return new NetworkConfigError(`failed to load netconf: ${path} must be ${expected}`);
 }
 
-export function optionalString(obj: JsonObject, key: string, path = key): string | undefined {
+/** How long a string field may be (design/cni.md, "Input limits"); a secret is never quoted. */
+export interface StringLimit {
+  max?: number;
+  secret?: boolean;
+}
+
+function bounded(value: string, path: string, limit: StringLimit): string {
+  const options = limit.secret === true ? { secret: true } : {};
+  return requireMaxLength(value, limit.max ?? INPUT_LIMITS.netconfString, `failed to load netconf: ${path}`, options);
+}
+
+export function optionalString(obj: JsonObject, key: string, path = key, limit: StringLimit = {}): string | undefined {
   const value = obj[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw wrongType(path, 'a string');
-  return value;
+  return bounded(value, path, limit);
 }
 
 export function optionalBoolean(obj: JsonObject, key: string, path = key): boolean | undefined {
@@ -32,11 +44,16 @@ export function optionalNumber(obj: JsonObject, key: string, path = key): number
   return value;
 }
 
-export function stringList(obj: JsonObject, key: string, path = key): string[] {
+/** The most entries a list of the network config may have. */
+const MAX_LIST_ENTRIES = 1024;
+
+export function stringList(obj: JsonObject, key: string, path = key, limit: StringLimit & { entries?: number } = {}): string[] {
   const value = obj[key];
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string')) throw wrongType(path, 'a list of strings');
-  return value;
+  const entries = limit.entries ?? MAX_LIST_ENTRIES;
+  if (value.length > entries) throw new NetworkConfigError(`failed to load netconf: ${path} has more than ${entries} entries`);
+  return value.map((entry, i) => bounded(entry, `${path}[${i}]`, { max: INPUT_LIMITS.listEntry, ...limit }));
 }
 
 export function optionalObject(obj: JsonObject, key: string, path = key): JsonObject {

@@ -1,6 +1,7 @@
 import { canonicalAddress, canonicalCidr } from '@ipamkit/models';
 import { CniDecodeError, NetworkConfigError } from '../errors.js';
 import { negotiateVersion, type CniVersion } from './cni-version.js';
+import { echoInput, INPUT_LIMITS } from './input-limits.js';
 import { isObject, optionalBoolean, optionalNumber, optionalObject, optionalString, stringList, type JsonObject } from './json-fields.js';
 
 export interface IpamSection {
@@ -13,6 +14,8 @@ export interface IpamSection {
   /** ipamkit addition for non-Calico main plugins (design/cni.md, "Results"). */
   routes?: RouteConfig[];
   gateways: string[];
+  /** `ipam.timeout_seconds`: the budget of one call, lock wait included (design/cni.md, "Deadline"). */
+  timeoutSeconds?: number;
 }
 
 export interface RouteConfig {
@@ -52,6 +55,33 @@ export interface NetConf {
 }
 
 const NETWORK_NAME = /^[a-zA-Z0-9_.-]+$/;
+/** A node runs at most a few hundred containers; GC's list of live ones is bounded well above that. */
+const MAX_ATTACHMENTS = 65_536;
+const PATH = { max: INPUT_LIMITS.path };
+
+/** Longest budget `ipam.timeout_seconds` may set: one hour. */
+const MAX_TIMEOUT_SECONDS = 3600;
+
+function timeoutOf(ipam: JsonObject): number | undefined {
+  const seconds = optionalNumber(ipam, 'timeout_seconds', 'ipam.timeout_seconds');
+  if (seconds !== undefined && !(seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS)) {
+    throw new NetworkConfigError(`failed to load netconf: ipam.timeout_seconds must be more than 0 and at most ${MAX_TIMEOUT_SECONDS}`);
+  }
+  return seconds;
+}
+
+/** prevResult is only read for its addresses (CHECK); bound them here, where the config is parsed. */
+function checkPrevResult(prev: unknown): JsonObject | undefined {
+  if (prev === undefined || prev === null) return undefined;
+  if (!isObject(prev)) throw new NetworkConfigError('failed to load netconf: prevResult must be an object');
+  const ips = prev.ips;
+  if (Array.isArray(ips)) {
+    ips.forEach((entry, i) => {
+      if (isObject(entry)) optionalString(entry, 'address', `prevResult.ips[${i}].address`, { max: INPUT_LIMITS.listEntry });
+    });
+  }
+  return prev;
+}
 
 function checked(parse: () => unknown, message: string): void {
   try {
@@ -70,8 +100,8 @@ function routesOf(ipam: JsonObject): RouteConfig[] | undefined {
     const dst = optionalString(r, 'dst', `ipam.routes[${i}].dst`);
     if (dst === undefined) throw new NetworkConfigError(`failed to load netconf: ipam.routes[${i}].dst is required`);
     const gw = optionalString(r, 'gw', `ipam.routes[${i}].gw`);
-    checked(() => canonicalCidr(dst), `ipam.routes[${i}].dst is not a CIDR: ${dst}`);
-    if (gw !== undefined) checked(() => canonicalAddress(gw), `ipam.routes[${i}].gw is not an IP address: ${gw}`);
+    checked(() => canonicalCidr(dst), `ipam.routes[${i}].dst is not a CIDR: ${echoInput(dst)}`);
+    if (gw !== undefined) checked(() => canonicalAddress(gw), `ipam.routes[${i}].gw is not an IP address: ${echoInput(gw)}`);
     return gw === undefined ? { dst } : { dst, gw };
   });
 }
@@ -82,9 +112,13 @@ function attachmentsOf(conf: JsonObject): Attachment[] | undefined {
   const raw = conf[key];
   if (raw === undefined || raw === null) return undefined;
   if (!Array.isArray(raw)) throw new NetworkConfigError(`failed to load netconf: ${key} must be a list`);
+  if (raw.length > MAX_ATTACHMENTS) throw new NetworkConfigError(`failed to load netconf: ${key} has more than ${MAX_ATTACHMENTS} entries`);
   return raw.map((a, i) => {
     if (!isObject(a)) throw new NetworkConfigError(`failed to load netconf: ${key}[${i}] must be an object`);
-    return { containerID: optionalString(a, 'containerID', `${key}[${i}].containerID`) ?? '', ifname: optionalString(a, 'ifname', `${key}[${i}].ifname`) ?? '' };
+    return {
+      containerID: optionalString(a, 'containerID', `${key}[${i}].containerID`, { max: INPUT_LIMITS.containerId }) ?? '',
+      ifname: optionalString(a, 'ifname', `${key}[${i}].ifname`, { max: INPUT_LIMITS.ifname }) ?? '',
+    };
   });
 }
 
@@ -102,23 +136,23 @@ export function parseNetConf(stdin: string): NetConf {
     throw new CniDecodeError(`error unmarshall network config: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!isObject(raw)) throw new CniDecodeError('error unmarshall network config: the config must be a JSON object');
-  const name = optionalString(raw, 'name') ?? '';
+  const name = optionalString(raw, 'name', 'name', { max: INPUT_LIMITS.networkName }) ?? '';
   if (name === '') throw new NetworkConfigError('missing network name');
   if (!NETWORK_NAME.test(name)) {
     throw new NetworkConfigError('invalid characters detected in the given network name. Only letters a-z, numbers 0-9, and symbols _.- are supported');
   }
-  const cniVersion = negotiateVersion(optionalString(raw, 'cniVersion'), stringList(raw, 'cniVersions'));
+  const versions = { max: INPUT_LIMITS.cniVersion };
+  const cniVersion = negotiateVersion(optionalString(raw, 'cniVersion', 'cniVersion', versions), stringList(raw, 'cniVersions', 'cniVersions', { ...versions, entries: INPUT_LIMITS.cniVersionsEntries }));
   const ipamRaw = optionalObject(raw, 'ipam');
   const kube = optionalObject(raw, 'kubernetes');
   const policy = optionalObject(raw, 'policy');
   const features = optionalObject(raw, 'feature_control');
   const runtime = optionalObject(raw, 'runtimeConfig');
-  const prev = raw.prevResult;
-  if (prev !== undefined && prev !== null && !isObject(prev)) throw new NetworkConfigError('failed to load netconf: prevResult must be an object');
+  const prev = checkPrevResult(raw.prevResult);
   const routes = routesOf(ipamRaw);
   const validAttachments = attachmentsOf(raw);
   const gateways = stringList(ipamRaw, 'gateways', 'ipam.gateways');
-  gateways.forEach((g, i) => checked(() => canonicalAddress(g), `ipam.gateways[${i}] is not an IP address: ${g}`));
+  gateways.forEach((g, i) => checked(() => canonicalAddress(g), `ipam.gateways[${i}] is not an IP address: ${echoInput(g)}`));
   optionalNumber(raw, 'qps');
   optionalNumber(raw, 'burst');
   return definedOnly<NetConf>({
@@ -132,40 +166,41 @@ export function parseNetConf(stdin: string): NetConf {
       ipv6Pools: stringList(ipamRaw, 'ipv6_pools', 'ipam.ipv6_pools'),
       routes,
       gateways,
+      timeoutSeconds: timeoutOf(ipamRaw),
     }),
-    nodename: optionalString(raw, 'nodename'),
-    nodenameFile: optionalString(raw, 'nodename_file'),
-    hostname: optionalString(raw, 'hostname'),
-    ipamLockFile: optionalString(raw, 'ipam_lock_file'),
+    nodename: optionalString(raw, 'nodename', 'nodename', { max: INPUT_LIMITS.nodeName }),
+    nodenameFile: optionalString(raw, 'nodename_file', 'nodename_file', PATH),
+    hostname: optionalString(raw, 'hostname', 'hostname', { max: INPUT_LIMITS.nodeName }),
+    ipamLockFile: optionalString(raw, 'ipam_lock_file', 'ipam_lock_file', PATH),
     datastoreType: optionalString(raw, 'datastore_type'),
-    sqlitePath: optionalString(raw, 'sqlite_path'),
+    sqlitePath: optionalString(raw, 'sqlite_path', 'sqlite_path', PATH),
     etcd: definedOnly({
       endpoints: optionalString(raw, 'etcd_endpoints'),
       authority: optionalString(raw, 'etcd_authority'),
       scheme: optionalString(raw, 'etcd_scheme'),
       discoverySrv: optionalString(raw, 'etcd_discovery_srv'),
-      keyFile: optionalString(raw, 'etcd_key_file'),
-      certFile: optionalString(raw, 'etcd_cert_file'),
-      caCertFile: optionalString(raw, 'etcd_ca_cert_file'),
+      keyFile: optionalString(raw, 'etcd_key_file', 'etcd_key_file', PATH),
+      certFile: optionalString(raw, 'etcd_cert_file', 'etcd_cert_file', PATH),
+      caCertFile: optionalString(raw, 'etcd_ca_cert_file', 'etcd_ca_cert_file', PATH),
       prefix: optionalString(raw, 'etcd_prefix'),
     }),
     kubernetes: definedOnly({
-      kubeconfig: optionalString(kube, 'kubeconfig', 'kubernetes.kubeconfig'),
+      kubeconfig: optionalString(kube, 'kubeconfig', 'kubernetes.kubeconfig', PATH),
       k8sApiRoot: optionalString(kube, 'k8s_api_root', 'kubernetes.k8s_api_root'),
     }),
     policy: definedOnly({
       type: optionalString(policy, 'type', 'policy.type'),
       k8sApiRoot: optionalString(policy, 'k8s_api_root', 'policy.k8s_api_root'),
-      k8sAuthToken: optionalString(policy, 'k8s_auth_token', 'policy.k8s_auth_token'),
-      k8sClientCertificate: optionalString(policy, 'k8s_client_certificate', 'policy.k8s_client_certificate'),
-      k8sClientKey: optionalString(policy, 'k8s_client_key', 'policy.k8s_client_key'),
-      k8sCertificateAuthority: optionalString(policy, 'k8s_certificate_authority', 'policy.k8s_certificate_authority'),
+      k8sAuthToken: optionalString(policy, 'k8s_auth_token', 'policy.k8s_auth_token', { max: INPUT_LIMITS.secret, secret: true }),
+      k8sClientCertificate: optionalString(policy, 'k8s_client_certificate', 'policy.k8s_client_certificate', PATH),
+      k8sClientKey: optionalString(policy, 'k8s_client_key', 'policy.k8s_client_key', PATH),
+      k8sCertificateAuthority: optionalString(policy, 'k8s_certificate_authority', 'policy.k8s_certificate_authority', PATH),
     }),
     calicoApiGroup: optionalString(raw, 'calico_api_group'),
     featureControl: { ipAddrsNoIpam: optionalBoolean(features, 'ip_addrs_no_ipam', 'feature_control.ip_addrs_no_ipam') ?? false },
     windowsUseSingleNetwork: optionalBoolean(raw, 'windows_use_single_network') ?? false,
     logLevel: optionalString(raw, 'log_level'),
-    logFilePath: optionalString(raw, 'log_file_path'),
+    logFilePath: optionalString(raw, 'log_file_path', 'log_file_path', PATH),
     runtimeIps: stringList(runtime, 'ips', 'runtimeConfig.ips'),
     prevResult: isObject(prev) ? prev : undefined,
     validAttachments,

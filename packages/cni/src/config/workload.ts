@@ -1,6 +1,7 @@
 import { cniHandleId, cniWorkloadId } from '@ipamkit/models';
 import { NetworkConfigError } from '../errors.js';
 import type { CniArgs } from './cni-args.js';
+import { echoInput } from './input-limits.js';
 
 /** Who an invocation is for (spec/cni.md §7). */
 export interface Workload {
@@ -15,7 +16,7 @@ export interface Workload {
 /** Calico's endpoint-name segment rule; the name is only logged, but a bad segment fails the call. */
 function checkSegment(field: string, value: string): void {
   if (value === '' || value.startsWith('-') || value.endsWith('-')) {
-    throw new NetworkConfigError(`error constructing WorkloadEndpoint name: error with field ${field} = ${JSON.stringify(value)}`);
+    throw new NetworkConfigError(`error constructing WorkloadEndpoint name: error with field ${field} = ${JSON.stringify(echoInput(value))}`);
   }
 }
 

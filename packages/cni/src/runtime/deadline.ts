@@ -1,19 +1,31 @@
 import { CNI_CODES, CniError } from '../errors.js';
+import { currentDeadline } from './call-deadline.js';
 
-/** Calico's allocation/release deadline, started after the host lock is held (spec/cni.md §14). */
+/**
+ * Calico's allocation/release deadline. Inside a CNI call it is capped by what is left of the
+ * call's one budget (design/cni.md, "Deadline"), so it never adds to the lock wait.
+ */
 export const ALLOCATION_DEADLINE_MS = 90_000;
 /** Dual-stack rollback and pool resolution get their own, shorter, deadline. */
 export const SHORT_DEADLINE_MS = 30_000;
 
-/** Rejects with "try again later" (code 11) when `work` outlives `ms`. */
+/**
+ * Rejects with "try again later" (code 11) when `work` outlives `ms` or the call's budget,
+ * whichever ends first; the message names `what` it was waiting for.
+ */
 export async function withDeadline<T>(ms: number, what: string, work: () => Promise<T>): Promise<T> {
+  const call = currentDeadline();
+  const limit = call === undefined ? ms : Math.min(ms, call.remainingMs());
+  const activity = `waiting for the datastore while ${what}`;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CniError(CNI_CODES.tryAgainLater, `timed out after ${ms / 1000} s: ${what}`)), ms);
+    const error = (): CniError =>
+      call !== undefined && limit < ms ? call.expired(activity) : new CniError(CNI_CODES.tryAgainLater, `timed out after ${ms / 1000} s ${activity}`);
+    timer = setTimeout(() => reject(error()), limit);
     timer.unref();
   });
   try {
-    return await Promise.race([work(), expired]);
+    return await Promise.race([call === undefined ? work() : call.during(activity, work), expired]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { createIpamClient, type Clock, type IpamClient } from '@ipamkit/ipam-core';
@@ -7,8 +6,10 @@ import type { CniEnv } from '../config/cni-env.js';
 import { datastoreConfigFor } from '../config/datastore-config.js';
 import type { NetConf } from '../config/net-config.js';
 import { createKubeReader, resolveKubeConnection, type KubeReader } from '../kube/kube-reader.js';
+import { CallDeadline, CLOSE_GRACE_MS, DEFAULT_TIMEOUT_SECONDS, runWithinDeadline } from './call-deadline.js';
 import { acquireIpamLock, DEFAULT_LOCK_FILE } from './ipam-lock.js';
 import type { Logger } from './logger.js';
+import { ensureDirectory, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -18,6 +19,8 @@ export class Invocation {
   private ownsDatastore = false;
   private client: IpamClient | undefined;
   private kube: KubeReader | null | undefined;
+  /** The call's one budget: lock wait and datastore work (design/cni.md, "Deadline"). */
+  readonly deadline: CallDeadline;
 
   constructor(
     readonly conf: NetConf,
@@ -28,6 +31,12 @@ export class Invocation {
     private readonly options: { datastore?: Datastore; clock?: Clock },
   ) {
     this.datastore = options.datastore;
+    this.deadline = new CallDeadline(conf.ipam.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS, `waiting for ${cni.command} to finish`);
+  }
+
+  /** Runs a verb within the call's budget; when it runs out the answer is code 11 naming what it waited for. */
+  within<T>(work: () => Promise<T>): Promise<T> {
+    return runWithinDeadline(this.deadline, work);
   }
 
   get clock(): Clock {
@@ -38,8 +47,12 @@ export class Invocation {
   async store(): Promise<Datastore> {
     if (this.datastore !== undefined) return this.datastore;
     const config = datastoreConfigFor(this.conf, this.env);
-    if (config.type === 'sqlite') mkdirSync(dirname(config.path), { recursive: true });
-    const opened = await createDatastore(config);
+    if (config.type === 'sqlite') {
+      // Never Node's recursive mkdir, which can spin under /proc (design/cni.md, "Directories and file modes").
+      refuseKernelFilesystem(resolvedPath(config.path), 'sqlite_path');
+      ensureDirectory(dirname(config.path), 'sqlite_path');
+    }
+    const opened = await this.deadline.during(`waiting for the ${config.type} datastore to open`, () => createDatastore(config));
     this.datastore = opened;
     this.ownsDatastore = true;
     return opened;
@@ -67,14 +80,26 @@ export class Invocation {
         ),
         this.env,
       );
-      this.kube = conn === undefined ? null : createKubeReader(conn);
+      this.kube = conn === undefined ? null : this.named(createKubeReader(conn));
     }
     return this.kube ?? undefined;
   }
 
-  /** Runs `work` holding the host IPAM lock (best effort). */
+  /** A reader whose calls say what the call waits for, should the budget run out during one. */
+  private named(reader: KubeReader): KubeReader {
+    const during = <T>(what: string, work: () => Promise<T>): Promise<T> => this.deadline.during(`waiting for the Kubernetes API to return ${what}`, work);
+    return {
+      getPod: (ns, name) => during(`pod ${ns}/${name}`, () => reader.getPod(ns, name)),
+      getNamespace: (name) => during(`namespace ${name}`, () => reader.getNamespace(name)),
+      getVirtualMachineInstance: (ns, name) => during(`VirtualMachineInstance ${ns}/${name}`, () => reader.getVirtualMachineInstance(ns, name)),
+      getVirtualMachine: (ns, name) => during(`VirtualMachine ${ns}/${name}`, () => reader.getVirtualMachine(ns, name)),
+    };
+  }
+
+  /** Runs `work` holding the host IPAM lock (design/cni.md, "Host lock"); the wait counts against the call's budget. */
   async locked<T>(work: () => Promise<T>): Promise<T> {
-    const unlock = await acquireIpamLock(this.conf.ipamLockFile ?? DEFAULT_LOCK_FILE, this.log);
+    const path = this.conf.ipamLockFile ?? DEFAULT_LOCK_FILE;
+    const unlock = await acquireIpamLock({ path, log: this.log, deadline: this.deadline });
     try {
       return await work();
     } finally {
@@ -82,8 +107,20 @@ export class Invocation {
     }
   }
 
+  /** Closes what this call opened, giving up after CLOSE_GRACE_MS (a client stuck on a dead endpoint). */
   async close(): Promise<void> {
-    if (this.ownsDatastore && this.datastore !== undefined) await this.datastore.close();
+    const owned = this.ownsDatastore ? this.datastore : undefined;
     this.datastore = undefined;
+    if (owned === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_GRACE_MS);
+      timer.unref();
+    });
+    try {
+      await Promise.race([owned.close(), grace]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -1,116 +1,129 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { dirname } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { echoInput } from '../config/input-limits.js';
+import { CNI_CODES, CniError, NetworkConfigError } from '../errors.js';
+import { CallDeadline, DEFAULT_TIMEOUT_SECONDS, sleepWithin } from './call-deadline.js';
 import type { Logger } from './logger.js';
+import { ensureDirectory, FILE_MODE, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
 export const DEFAULT_LOCK_FILE = process.platform === 'win32' ? 'c:\\CalicoWindows\\ipam.lock' : '/var/run/calico/ipam.lock';
 
-/** Longest we wait for the host lock before going on without it (Calico waits forever). */
-const DEFAULT_WAIT_MS = 60_000;
-
 export type Unlock = () => void;
+
+const WHAT = 'ipam_lock_file';
+const FIRST_BACKOFF_MS = 2;
+const MAX_BACKOFF_MS = 100;
 
 function errCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined;
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * Creates the lock file if needed (mode 0600) and checks it is a regular file, so that a directory,
+ * a device or a path under /proc is a code-7 error at once rather than a wait. Returns its resolved
+ * path, which names the lock.
+ */
+export function prepareLockFile(path: string): string {
+  const resolved = resolvedPath(path);
+  refuseKernelFilesystem(resolved, WHAT);
+  ensureDirectory(dirname(resolved), WHAT);
+  const notAFile = new NetworkConfigError(`${WHAT} ${JSON.stringify(echoInput(resolved))} is not a regular file`);
   try {
-    process.kill(pid, 0);
-    return true;
+    // Never open a device or a FIFO: opening one can have effects of its own.
+    if (!statSync(resolved).isFile()) throw notAFile;
   } catch (err) {
-    return errCode(err) === 'EPERM';
+    if (err === notAFile) throw err;
+    if (errCode(err) !== 'ENOENT') throw new CniError(CNI_CODES.ioFailure, `${WHAT} ${JSON.stringify(echoInput(resolved))}: ${errCode(err) ?? 'error'}`);
   }
-}
-
-/** The PID in a lock file, or undefined when the file is gone or unreadable. */
-function holderOf(path: string): { token: string; pid: number } | undefined {
+  let fd: number;
   try {
-    const token = readFileSync(path, 'utf8').trim();
-    const pid = Number.parseInt(token.split(':')[0] ?? '', 10);
-    return Number.isSafeInteger(pid) && pid > 0 ? { token, pid } : { token, pid: -1 };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Removes a lock left by a dead process, without ever removing a live one we did not see. */
-function breakStaleLock(path: string, stale: string): void {
-  const aside = `${path}.stale.${randomBytes(6).toString('hex')}`;
-  try {
-    renameSync(path, aside);
-  } catch {
-    return;
-  }
-  const moved = holderOf(aside);
-  if (moved !== undefined && moved.token !== stale) {
-    // We moved a fresh lock taken after our check: put it back unless someone already re-locked.
-    try {
-      linkSync(aside, path);
-    } catch {
-      // Two holders for a moment: the datastore's compare-and-swap still keeps data safe.
-    }
+    fd = openSync(resolved, constants.O_RDWR | constants.O_CREAT | constants.O_NONBLOCK, FILE_MODE);
+  } catch (err) {
+    if (errCode(err) === 'EISDIR') throw notAFile;
+    throw new CniError(CNI_CODES.ioFailure, `${WHAT} ${JSON.stringify(echoInput(resolved))}: cannot create it: ${errCode(err) ?? 'error'}`);
   }
   try {
-    unlinkSync(aside);
-  } catch {
-    // Already gone.
+    if (!fstatSync(fd).isFile()) throw notAFile;
+  } finally {
+    closeSync(fd);
   }
+  return resolved;
 }
 
 /**
- * The host-wide IPAM lock (spec/cni.md §14), best effort. Node has no flock(2), so the lock is an
- * exclusively created file holding `<pid>:<nonce>`; a file whose PID is dead is stale and broken.
- * Any failure to lock is logged and the caller proceeds without the lock, as Calico does.
+ * The kernel object that is the lock: an abstract-namespace Unix socket on Linux, a named pipe on
+ * Windows, named after a hash of the lock file's resolved path. The plugin runs in the host network
+ * namespace (the runtime passes the container's netns only as CNI_NETNS), so every caller on the
+ * node sees the same abstract namespace. Undefined where neither exists.
  */
-export async function acquireIpamLock(path: string, log: Logger, waitMs = DEFAULT_WAIT_MS): Promise<Unlock> {
-  try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o777 });
-  } catch (err) {
-    log.debug(`cannot create the lock directory: ${String(errCode(err))}`);
+export function lockAddress(resolvedLockFile: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  const name = `ipamkit-ipam-lock-${createHash('sha256').update(resolvedLockFile).digest('hex').slice(0, 40)}`;
+  if (platform === 'linux') return `\0${name}`;
+  if (platform === 'win32') return `\\\\?\\pipe\\${name}`;
+  return undefined;
+}
+
+/** Listens on `address`: the server when we now hold the lock, undefined when another holder has it. */
+function tryListen(address: string): Promise<Server | undefined> {
+  return new Promise((resolve, reject) => {
+    const server = createServer((socket) => socket.destroy());
+    server.once('error', (err) => {
+      if (errCode(err) === 'EADDRINUSE') resolve(undefined);
+      else reject(err);
+    });
+    server.listen({ path: address }, () => {
+      server.unref();
+      resolve(server);
+    });
+  });
+}
+
+/**
+ * The host-wide IPAM lock (design/cni.md, "Host lock"). Held by listening on a socket: the kernel
+ * releases it when the holder exits, however it exits, so there is no PID to judge and no file to
+ * clean up. Waits with jittered backoff while another process (or another call in this process)
+ * holds it, and answers code 11 naming the lock when the call's budget runs out first.
+ */
+export async function acquireIpamLock(args: { path: string; log: Logger; deadline?: CallDeadline; random?: () => number }): Promise<Unlock> {
+  const resolved = prepareLockFile(args.path);
+  const address = lockAddress(resolved);
+  if (address === undefined) {
+    args.log.info('Failed to grab IPAM lock, may contend for datastore updates: no host lock on this platform');
+    return () => undefined;
   }
-  const token = `${process.pid}:${randomBytes(8).toString('hex')}`;
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
+  const deadline = args.deadline ?? new CallDeadline(DEFAULT_TIMEOUT_SECONDS, 'waiting for the host IPAM lock');
+  const random = args.random ?? Math.random;
+  const waitingFor = `waiting for the host IPAM lock ${JSON.stringify(echoInput(resolved))}, which another CNI call on this node holds`;
+  return deadline.during(waitingFor, () => waitForLock({ address, resolved, log: args.log, deadline, random, waitingFor }));
+}
+
+async function waitForLock(args: { address: string; resolved: string; log: Logger; deadline: CallDeadline; random: () => number; waitingFor: string }): Promise<Unlock> {
+  const { address, deadline, random, waitingFor } = args;
+  let backoff = FIRST_BACKOFF_MS;
+  for (;;) {
+    let server: Server | undefined;
     try {
-      // Written aside then hard-linked into place, so the lock file never exists without its token.
-      const fd = openSync(temp, 'w', 0o644);
-      try {
-        writeSync(fd, `${token}\n`);
-      } finally {
-        closeSync(fd);
-      }
-      try {
-        linkSync(temp, path);
-      } finally {
-        unlinkSync(temp);
-      }
-      return () => {
-        if (holderOf(path)?.token === token) {
-          try {
-            unlinkSync(path);
-          } catch {
-            // Someone broke our lock already.
-          }
-        }
-      };
+      server = await tryListen(address);
     } catch (err) {
-      if (errCode(err) !== 'EEXIST') {
-        log.info('Failed to grab IPAM lock, may contend for datastore updates');
-        return () => undefined;
-      }
-    }
-    const holder = holderOf(path);
-    if (holder !== undefined && (holder.pid === -1 || (holder.pid !== process.pid && !isAlive(holder.pid)))) {
-      breakStaleLock(path, holder.token);
-      continue;
-    }
-    if (Date.now() - started > waitMs) {
-      log.info('Failed to grab IPAM lock, may contend for datastore updates');
+      // As Calico: a lock we cannot take is logged and the call goes on; the datastore's CAS keeps data safe.
+      args.log.info(`Failed to grab IPAM lock, may contend for datastore updates: ${errCode(err) ?? 'error'}`);
       return () => undefined;
     }
-    await delay(Math.min(50, 2 + attempt * 2) + Math.random() * 5);
+    if (server !== undefined) {
+      const held = server;
+      if (deadline.remainingMs() <= 0) {
+        // The call has answered 11 already: work done now would be unseen by the runtime.
+        held.close();
+        throw deadline.expired(waitingFor);
+      }
+      args.log.debug(`holding the host IPAM lock ${args.resolved}`);
+      return () => {
+        held.close();
+      };
+    }
+    if (!(await sleepWithin(deadline, backoff * (0.5 + random())))) throw deadline.expired(waitingFor);
+    backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
   }
 }

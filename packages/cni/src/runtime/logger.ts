@@ -1,5 +1,7 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { NetworkConfigError } from '../errors.js';
+import { ensureDirectory, FILE_MODE, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
 export type LogLevel = 'debug' | 'info' | 'error';
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, error: 2 };
@@ -19,25 +21,34 @@ export function parseLogLevel(text: string | undefined): LogLevel {
 }
 
 /**
+ * Prepares `log_file_path`: a path under /proc or /sys, or with a file where a directory should be,
+ * is a code-7 error; a directory we cannot create only turns file logging off, as before.
+ */
+function prepareLogFile(file: string): boolean {
+  refuseKernelFilesystem(resolvedPath(file), 'log_file_path');
+  try {
+    ensureDirectory(dirname(file), 'log_file_path');
+    return true;
+  } catch (err) {
+    if (err instanceof NetworkConfigError) throw err;
+    return false;
+  }
+}
+
+/**
  * A line logger. Callers pass only messages they built themselves: never the stdin text, never a
- * kubeconfig, token or key (design/cni.md, "Logging").
+ * kubeconfig, token or key (design/cni.md, "Logging"). The log file and its directories are
+ * created 0600 and 0700 (design/cni.md, "Directories and file modes").
  */
 export function createLogger(opts: { level: LogLevel; sink: LogSink; file?: string; context: string }): Logger {
-  let fileOk = opts.file !== undefined;
-  if (opts.file !== undefined) {
-    try {
-      mkdirSync(dirname(opts.file), { recursive: true, mode: 0o755 });
-    } catch {
-      fileOk = false;
-    }
-  }
+  let fileOk = opts.file !== undefined && prepareLogFile(opts.file);
   const write = (level: LogLevel, msg: string): void => {
     if (RANK[level] < RANK[opts.level]) return;
     const line = `${new Date().toISOString()} [${level.toUpperCase()}] ${opts.context} ${msg}\n`;
     opts.sink(line);
     if (fileOk && opts.file !== undefined) {
       try {
-        appendFileSync(opts.file, line, { mode: 0o644 });
+        appendFileSync(opts.file, line, { mode: FILE_MODE });
       } catch {
         fileOk = false;
       }

@@ -1,0 +1,89 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
+import { CNI_CODES, CniError } from '../errors.js';
+
+/**
+ * The default budget of one CNI call, lock wait and datastore work together (design/cni.md,
+ * "Deadline"): with the allowances below, an ADD or DEL answers within a minute in every failure
+ * mode, well inside kubelet's two-minute runtime timeout.
+ */
+export const DEFAULT_TIMEOUT_SECONDS = 50;
+/** The longest closing the datastore may take once the answer is known. */
+export const CLOSE_GRACE_MS = 3_000;
+/** Starting Node, reading stdin and parsing the config, before the budget starts. */
+export const STARTUP_ALLOWANCE_MS = 2_000;
+/** The answer the plugin guarantees by default. */
+export const ANSWER_WITHIN_MS = 60_000;
+
+/** The latest a call answers, from process start, with a budget of `timeoutSeconds`. */
+export function worstCaseAnswerMs(timeoutSeconds: number): number {
+  return STARTUP_ALLOWANCE_MS + timeoutSeconds * 1000 + CLOSE_GRACE_MS;
+}
+
+/** One call's budget, and what the call is waiting for now, so the code-11 answer can name it. */
+export class CallDeadline {
+  private readonly expiresAt: number;
+  private activity: string;
+
+  constructor(
+    readonly timeoutSeconds: number,
+    initialActivity: string,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.expiresAt = now() + timeoutSeconds * 1000;
+    this.activity = initialActivity;
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.expiresAt - this.now());
+  }
+
+  /** Runs `work`, naming it as what the call waits for until it settles. */
+  async during<T>(what: string, work: () => Promise<T>): Promise<T> {
+    const before = this.activity;
+    this.activity = what;
+    try {
+      return await work();
+    } finally {
+      this.activity = before;
+    }
+  }
+
+  /** The code-11 answer when the budget runs out. */
+  expired(what: string = this.activity): CniError {
+    return new CniError(CNI_CODES.tryAgainLater, `timed out after ${this.timeoutSeconds} s (ipam.timeout_seconds) ${what}`);
+  }
+}
+
+const current = new AsyncLocalStorage<CallDeadline>();
+
+/** The deadline of the CNI call this code runs for, if any. */
+export function currentDeadline(): CallDeadline | undefined {
+  return current.getStore();
+}
+
+/**
+ * Runs a whole call under `deadline`: everything it awaits sees the deadline, and the call
+ * rejects with code 11 naming what it was waiting for when the budget runs out, whatever it was
+ * doing. Work still pending then is abandoned (the bin exits; the datastore's compare-and-swap
+ * keeps a half-done write harmless).
+ */
+export async function runWithinDeadline<T>(deadline: CallDeadline, work: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(deadline.expired()), deadline.remainingMs());
+  });
+  try {
+    return await Promise.race([current.run(deadline, work), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Waits `ms`, or less when the call's budget ends first; false when the budget is spent. */
+export async function sleepWithin(deadline: CallDeadline, ms: number): Promise<boolean> {
+  const wait = Math.min(ms, deadline.remainingMs());
+  if (wait <= 0) return false;
+  await new Promise((resolve) => setTimeout(resolve, wait));
+  return true;
+}
