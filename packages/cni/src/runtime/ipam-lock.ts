@@ -65,6 +65,27 @@ export function lockAddress(resolvedLockFile: string, platform: NodeJS.Platform 
   return undefined;
 }
 
+/** Waiters in this process, woken when a call in this process releases the lock (no poll delay in the simulator). */
+const localWaiters = new Map<string, Set<() => void>>();
+
+function wakeLocalWaiters(address: string): void {
+  for (const wake of localWaiters.get(address) ?? []) wake();
+}
+
+/** Sleeps `ms` (within the budget), or less if this process releases the lock meanwhile. */
+async function pause(address: string, deadline: CallDeadline, ms: number): Promise<boolean> {
+  let wake: () => void = () => undefined;
+  const woken = new Promise<boolean>((resolve) => (wake = () => resolve(true)));
+  const waiters = localWaiters.get(address) ?? new Set();
+  localWaiters.set(address, waiters.add(wake));
+  try {
+    return await Promise.race([sleepWithin(deadline, ms), woken]);
+  } finally {
+    waiters.delete(wake);
+    if (waiters.size === 0) localWaiters.delete(address);
+  }
+}
+
 /** Listens on `address`: the server when we now hold the lock, undefined when another holder has it. */
 function tryListen(address: string): Promise<Server | undefined> {
   return new Promise((resolve, reject) => {
@@ -120,10 +141,10 @@ async function waitForLock(args: { address: string; resolved: string; log: Logge
       }
       args.log.debug(`holding the host IPAM lock ${args.resolved}`);
       return () => {
-        held.close();
+        held.close(() => wakeLocalWaiters(address));
       };
     }
-    if (!(await sleepWithin(deadline, backoff * (0.5 + random())))) throw deadline.expired(waitingFor);
+    if (!(await pause(address, deadline, backoff * (0.5 + random())))) throw deadline.expired(waitingFor);
     backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
   }
 }
