@@ -7,7 +7,7 @@ import { decodeValue, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
 import { translateSqliteError } from './translate-sqlite-error.js';
 import type { WriterMutexLease } from './file-writer-mutex.js';
-import { DatastoreReadOnlyError } from './read-only-error.js';
+import { DatastoreReadOnlyError } from '../errors.js';
 import type { AsyncMutex } from '../engine/async-mutex.js';
 
 export interface SqliteEngineOptions {
