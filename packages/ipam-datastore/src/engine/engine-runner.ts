@@ -47,7 +47,8 @@ export class EngineRunner implements WatchSource {
     }
   }
 
-  writeNow<R>(fn: () => R): R {
+  /** Only through `write`, which holds the writer mutex (design/ipam-datastore.md, "One writer per file in a process"). */
+  private writeNow<R>(fn: () => R): R {
     this.guard(() => this.engine.beginWrite());
     let result: R;
     try {
