@@ -59,7 +59,7 @@ export async function createDatastore(config: DatastoreConfig): Promise<Datastor
     case 'sqlite': {
       if (config.path === '') throw new DatastoreConfigError('sqlite datastore needs a file path');
       const { createSqliteDatastore } = await import('./sqlite/index.js');
-      return createSqliteDatastore({ path: config.path });
+      return createSqliteDatastore({ path: config.path, readonly: config.readonly === true });
     }
     case 'etcd': {
       if (config.endpoints.length === 0) throw new DatastoreConfigError('etcd datastore needs at least one endpoint');

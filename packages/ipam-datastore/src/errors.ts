@@ -18,6 +18,17 @@ export class SchemaVersionError extends ValidationError {
   }
 }
 
+/**
+ * A write was attempted through a SQLite datastore opened with `readonly: true`
+ * (design/ipam-datastore.md, "Read-only opens"). Retrying cannot help.
+ */
+export class DatastoreReadOnlyError extends ValidationError {
+  override name = 'DatastoreReadOnlyError';
+  constructor(readonly path: string) {
+    super(`the sqlite datastore at ${path} was opened read-only: writes are refused`);
+  }
+}
+
 /** A `DatastoreConfig` or the environment named no usable backend. */
 export class DatastoreConfigError extends ValidationError {
   override name = 'DatastoreConfigError';

@@ -6,7 +6,8 @@ import type { WatchSource } from './watch-stream.js';
 /**
  * Serializes every engine call of one datastore and translates engine errors once, here at the
  * boundary. A `transact` holds the mutex for its whole body so that no other call of this process
- * runs inside its open transaction.
+ * runs inside its open transaction. Writes also take the engine's writer mutex, which every handle
+ * on the same SQLite file in this process shares (`exclusiveWrite`).
  */
 export class EngineRunner implements WatchSource {
   private readonly mutex = new AsyncMutex();
@@ -33,7 +34,7 @@ export class EngineRunner implements WatchSource {
   }
 
   write<R>(fn: () => R): Promise<R> {
-    return this.exclusive(() => this.writeNow(fn));
+    return this.exclusiveWrite(() => this.writeNow(fn));
   }
 
   /** For callers already holding the mutex (transact). */
@@ -46,7 +47,8 @@ export class EngineRunner implements WatchSource {
     }
   }
 
-  writeNow<R>(fn: () => R): R {
+  /** Only through `write`, which holds the writer mutex (design/ipam-datastore.md, "One writer per file in a process"). */
+  private writeNow<R>(fn: () => R): R {
     this.guard(() => this.engine.beginWrite());
     let result: R;
     try {
@@ -64,6 +66,16 @@ export class EngineRunner implements WatchSource {
       if (this.closed) throw new DatastoreClosedError();
       return fn();
     });
+  }
+
+  /**
+   * `exclusive`, then the engine's writer mutex (shared with the other handles on the same file),
+   * for anything that opens a write transaction. Always in this order; the writer mutex is never
+   * held while waiting for a handle's own mutex, so handles cannot deadlock each other.
+   */
+  exclusiveWrite<R>(fn: () => R | Promise<R>): Promise<R> {
+    const writer = this.engine.writerMutex;
+    return this.exclusive(() => (writer === undefined ? fn() : writer.run(fn)));
   }
 
   async close(): Promise<void> {

@@ -40,11 +40,12 @@ function apply(runner: EngineRunner, w: PreparedWrite): void {
 
 /**
  * Runs `body` inside one write transaction (SQLite: one BEGIN IMMEDIATE … COMMIT) while holding
- * the process mutex; reads see that transaction's state, writes are buffered and applied in order
- * at the end, and any failure rolls all of them back.
+ * the datastore's mutex and the file's writer mutex (`exclusiveWrite`); reads see that
+ * transaction's state, writes are buffered and applied in order at the end, and any failure rolls
+ * all of them back.
  */
 export function engineTransact<R>(runner: EngineRunner, body: (tx: DatastoreTx) => Promise<R>): Promise<R> {
-  return runner.exclusive(async () => {
+  return runner.exclusiveWrite(async () => {
     const writes: PreparedWrite[] = [];
     // A missing object is an answer inside a transaction (the core catches it): no stack trace.
     const absent = stacklessNotFoundError;

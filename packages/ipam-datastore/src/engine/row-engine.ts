@@ -1,3 +1,4 @@
+import type { AsyncMutex } from './async-mutex.js';
 import type { KindName, RowFilter } from './kinds.js';
 
 /** A stored object: the model value without revision or uid, and the revision it was written at. */
@@ -52,6 +53,14 @@ export interface RowEngine {
   changesSince(kind: KindName, after: bigint, limit: number): ChangeRecord[];
   /** Changes at or below this revision are no longer kept: a watch from before it has expired. */
   compactedRevision(): bigint;
+  /**
+   * Held around every write transaction (`beginWrite` … `commit`|`rollback`, a whole `transact`
+   * body included) and shared by every engine on the same storage in this process (SQLite: one per
+   * file), so that no engine starts a write, and waits synchronously for the lock, while another
+   * engine of the process holds it across an await. Absent: the engine's storage is its own
+   * (memory). See design/ipam-datastore.md, "One writer per file in a process".
+   */
+  readonly writerMutex?: AsyncMutex | undefined;
   /** Resolves early when this process commits a change (memory); absent: watches poll. */
   subscribe?(listener: () => void): () => void;
   /** Maps a third-party error to the models' taxonomy; called once, at the datastore boundary. */

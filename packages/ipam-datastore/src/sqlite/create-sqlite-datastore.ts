@@ -1,13 +1,20 @@
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Datastore } from '@ipamkit/models';
 import { createEngineDatastore } from '../engine/engine-datastore.js';
-import { migrate } from './schema.js';
+import { DatastoreConfigError } from '../errors.js';
+import { leaseWriterMutex, type WriterMutexLease } from './file-writer-mutex.js';
+import { ensureSchema } from './schema.js';
 import { SqliteEngine } from './sqlite-engine.js';
 import { translateSqliteError } from './translate-sqlite-error.js';
 
 export interface SqliteDatastoreOptions {
   readonly path: string;
+  /**
+   * Open for reading only: the file must exist with a current schema, nothing is ever created or
+   * migrated, and every write fails with `DatastoreReadOnlyError`. Default false.
+   */
+  readonly readonly?: boolean;
   /** How long a write waits for another process's transaction (SQLite busy_timeout; default 5 000 ms). */
   readonly busyTimeoutMs?: number;
   /** How often an idle watch polls the change log, which also carries other processes' writes (default 100 ms). */
@@ -27,22 +34,61 @@ function createPrivateFile(path: string): void {
   }
 }
 
+/** A read-only open needs an existing regular file; it never creates the file or its directory. */
+function requireExistingFile(path: string): void {
+  let isFile: boolean;
+  try {
+    isFile = statSync(path).isFile();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new DatastoreConfigError(`no ipamkit database at ${path}`);
+    throw new DatastoreConfigError(`cannot open the ipamkit database at ${path} (${code ?? 'unknown error'})`, { cause: err });
+  }
+  if (!isFile) throw new DatastoreConfigError(`${path} is not a file, so not an ipamkit database`);
+}
+
+/**
+ * Connection settings that take no write lock (design/ipam-datastore.md, "Opening a file"). WAL is
+ * a property of the file: set only when the file is not in WAL yet (a new file), which does write.
+ */
+function configure(db: Database.Database, options: SqliteDatastoreOptions): void {
+  db.defaultSafeIntegers(true);
+  if (options.readonly !== true && db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+}
+
 /**
  * The embedded datastore for one host: many processes (CNI invocations) may open the same file at
  * once; WAL plus BEGIN IMMEDIATE serialise their writes and CAS on revisions catches stale reads.
+ * Handles on the same file in one process share one writer mutex, taken before BEGIN IMMEDIATE
+ * (design/ipam-datastore.md, "One writer per file in a process").
  */
 export function createSqliteDatastore(options: SqliteDatastoreOptions): Datastore {
-  createPrivateFile(options.path);
-  const db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000 });
+  const readonly = options.readonly === true;
+  if (readonly) requireExistingFile(options.path);
+  else createPrivateFile(options.path);
+  let db: Database.Database;
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
-    db.defaultSafeIntegers(true);
-    migrate(db);
+    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000, readonly, fileMustExist: readonly });
   } catch (err) {
+    throw translateSqliteError(err);
+  }
+  let lease: WriterMutexLease | undefined;
+  let engine: SqliteEngine;
+  try {
+    configure(db, options);
+    ensureSchema(db, { path: options.path, readonly });
+    // A read-only handle never writes, so it needs no place in the file's writer queue.
+    if (!readonly) lease = leaseWriterMutex(options.path);
+    engine = new SqliteEngine(db, {
+      changeLogRetention: options.changeLogRetention ?? 100_000,
+      path: options.path,
+      writer: lease,
+    });
+  } catch (err) {
+    lease?.release();
     db.close();
     throw translateSqliteError(err);
   }
-  const engine = new SqliteEngine(db, { changeLogRetention: options.changeLogRetention ?? 100_000 });
   return createEngineDatastore({ kind: 'sqlite', engine, pollIntervalMs: options.pollIntervalMs ?? 100 });
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { KindName } from '../engine/kinds.js';
-import { SchemaVersionError } from '../errors.js';
+import { DatastoreConfigError, SchemaVersionError } from '../errors.js';
 
 /** One table per kind; every table has the same columns so one set of statements serves all. */
 export const TABLES: Readonly<Record<KindName, string>> = {
@@ -72,8 +72,40 @@ export function appliedVersions(db: Database.Database): number[] {
 }
 
 /**
+ * The highest schema version recorded in `db` (0 for a file without ipamkit's schema), read with
+ * plain SELECTs: no write lock, no DDL, so it answers while another process holds a write
+ * transaction (WAL).
+ */
+export function readSchemaVersion(db: Database.Database): number {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get();
+  if (table === undefined) return 0;
+  const row = db.prepare('SELECT MAX(version) AS version FROM schema_version').get() as { version: number | bigint | null };
+  return row.version === null ? 0 : Number(row.version);
+}
+
+/**
+ * The open protocol (design/ipam-datastore.md, "Opening a file"): read the version; a current file
+ * is used as it is (the common case: every CNI call), a newer one is refused, and only a missing or
+ * old schema takes the write lock to migrate (`migrate` checks again under the lock). A read-only
+ * open never migrates: it refuses a file that is not current.
+ */
+export function ensureSchema(db: Database.Database, options: { readonly path: string; readonly readonly: boolean }): void {
+  const found = readSchemaVersion(db);
+  if (found > SCHEMA_VERSION) throw new SchemaVersionError(found, SCHEMA_VERSION);
+  if (found === SCHEMA_VERSION) return;
+  if (options.readonly) {
+    throw new DatastoreConfigError(
+      found === 0
+        ? `${options.path} is not an ipamkit database (no schema): a read-only open cannot create it`
+        : `the ipamkit database at ${options.path} has schema version ${found}, older than this build's ${SCHEMA_VERSION}: open it read-write once to migrate it`,
+    );
+  }
+  migrate(db);
+}
+
+/**
  * Brings `db` up to `target` inside one BEGIN IMMEDIATE, so that processes opening the same new
- * file at once apply each step exactly once.
+ * file at once apply each step exactly once (the version is read again under the lock).
  */
 export function migrate(db: Database.Database, target: number = SCHEMA_VERSION): void {
   db.exec('BEGIN IMMEDIATE');

@@ -6,10 +6,20 @@ import { DecodedValueCache } from './decoded-value-cache.js';
 import { decodeValue, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
 import { translateSqliteError } from './translate-sqlite-error.js';
+import type { WriterMutexLease } from './file-writer-mutex.js';
+import { DatastoreReadOnlyError } from '../errors.js';
+import type { AsyncMutex } from '../engine/async-mutex.js';
 
 export interface SqliteEngineOptions {
   /** Change-log entries kept for watches; older revisions expire. */
   readonly changeLogRetention: number;
+  /** The path the file was opened by, for messages. */
+  readonly path: string;
+  /**
+   * This handle's lease on the file's writer mutex, released on close; `undefined` for a read-only
+   * handle, whose `beginWrite` refuses.
+   */
+  readonly writer: WriterMutexLease | undefined;
 }
 
 interface ObjectRow {
@@ -93,11 +103,14 @@ export class SqliteEngine implements RowEngine {
   private readonly compacted: Database.Statement<[], { value: bigint }>;
   private readonly pruneChanges: Database.Statement<[bigint]>;
   private readonly setCompacted: Database.Statement<[bigint]>;
+  /** Shared by every handle on this file in this process (see file-writer-mutex.ts). */
+  readonly writerMutex: AsyncMutex | undefined;
 
   constructor(
     private readonly db: Database.Database,
     private readonly options: SqliteEngineOptions,
   ) {
+    this.writerMutex = options.writer?.mutex;
     this.statements = new Map(
       KIND_NAMES.map((kind) => {
         const t = TABLES[kind];
@@ -143,6 +156,7 @@ export class SqliteEngine implements RowEngine {
   }
 
   beginWrite(): void {
+    if (this.options.writer === undefined) throw new DatastoreReadOnlyError(this.options.path);
     this.beginImmediate.run();
   }
 
@@ -243,5 +257,6 @@ export class SqliteEngine implements RowEngine {
 
   close(): void {
     this.db.close();
+    this.options.writer?.release();
   }
 }

@@ -1,0 +1,53 @@
+import { statSync } from 'node:fs';
+import { AsyncMutex } from '../engine/async-mutex.js';
+
+interface Entry {
+  readonly mutex: AsyncMutex;
+  handles: number;
+}
+
+/**
+ * One writer mutex per SQLite file per process (design/ipam-datastore.md, "One writer per file in a
+ * process"). Keyed by the file's identity (device and inode), so a symlink, a relative path and the
+ * absolute path of one file share it.
+ */
+const WRITERS = new Map<string, Entry>();
+
+/** A lease on the writer mutex of one open file; `release` is idempotent. */
+export interface WriterMutexLease {
+  readonly mutex: AsyncMutex;
+  release(): void;
+}
+
+function fileIdentity(path: string): string {
+  // bigint: an inode number may exceed 2^53 on some filesystems.
+  const st = statSync(path, { bigint: true });
+  return `${st.dev}:${st.ino}`;
+}
+
+/** Takes a reference on the writer mutex of the (already opened, hence existing) file at `path`. */
+export function leaseWriterMutex(path: string): WriterMutexLease {
+  const id = fileIdentity(path);
+  let entry = WRITERS.get(id);
+  if (entry === undefined) {
+    entry = { mutex: new AsyncMutex(), handles: 0 };
+    WRITERS.set(id, entry);
+  }
+  entry.handles++;
+  const held = entry;
+  let released = false;
+  return {
+    mutex: held.mutex,
+    release: () => {
+      if (released) return;
+      released = true;
+      held.handles--;
+      if (held.handles === 0 && WRITERS.get(id) === held) WRITERS.delete(id);
+    },
+  };
+}
+
+/** How many files have a writer mutex registered in this process (for tests). */
+export function registeredWriterMutexes(): number {
+  return WRITERS.size;
+}
