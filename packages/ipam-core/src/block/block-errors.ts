@@ -52,3 +52,15 @@ export class OwnerPreconditionError extends ConflictError {
     super(address, `cannot set ${field} of ${address}: ${detail}`);
   }
 }
+
+/**
+ * A stored block whose `allocations` array is shorter than the block (Calico's own test objects
+ * hold such /26 blocks). It is kept as read, but never allocated from (design/ipam-core.md,
+ * "Blocks with a short allocations array").
+ */
+export class CorruptBlockError extends ValidationError {
+  override name = 'CorruptBlockError';
+  constructor(readonly cidr: string, readonly entries: number, readonly size: bigint) {
+    super(`block ${cidr} is corrupt: its allocations array has ${entries} entries for ${size} addresses, so it is not allocated from`);
+  }
+}
