@@ -14,10 +14,15 @@ export abstract class IpamError extends Error {
 
 // ---- transient -------------------------------------------------------------------------------
 
-/** A compare-and-swap write lost: the stored revision is not the one the caller read. */
+/**
+ * A compare-and-swap write lost: the stored revision is not the one the caller read. Calico's
+ * update conflict also covers preconditions a caller set that no longer hold; such subclasses
+ * (ipam-core's OwnerPreconditionError) are `stop-and-re-evaluate`, so a blind retry loop that
+ * goes by category does not repeat them.
+ */
 export class ConflictError extends IpamError {
   override name = 'ConflictError';
-  readonly category = 'transient';
+  readonly category: ErrorCategory = 'transient';
   constructor(readonly identifier: string, message?: string, options?: { cause?: unknown }) {
     super(message ?? `update conflict on ${identifier}: the object changed since it was read`, options);
   }
@@ -125,8 +130,9 @@ export class BadSequenceNumberError extends IpamError {
 export class BadHandleError extends IpamError {
   override name = 'BadHandleError';
   readonly category = 'stop-and-re-evaluate';
-  constructor(readonly requested: string, readonly expected: string | undefined, readonly address?: string) {
-    super(`handle mismatch${address === undefined ? '' : ` for ${address}`}: requested ${requested}, stored ${expected ?? '(none)'}`);
+  /** `message` replaces the default text where Calico words this case its own way. */
+  constructor(readonly requested: string, readonly expected: string | undefined, readonly address?: string, message?: string) {
+    super(message ?? `handle mismatch${address === undefined ? '' : ` for ${address}`}: requested ${requested}, stored ${expected ?? '(none)'}`);
   }
 }
 

@@ -1,9 +1,10 @@
 import { cidrContains, sanitizeHandleId, WINDOWS_RESERVED_HANDLE, type AllocationBlock, type BlockAffinity, type IPAMHandle, type Versioned } from '@ipamkit/models';
 import { compareAddresses } from '../address-order.js';
-import { blockProblem } from './validate-block.js';
+import { blockProblem, shortAllocationsProblem } from './validate-block.js';
 
 export type FindingKind =
   | 'invalid-block'
+  | 'short-allocations'
   | 'block-without-affinity'
   | 'affinity-without-block'
   | 'leaked-handle'
@@ -27,7 +28,10 @@ export function blockFindings(blocks: readonly AllocationBlock[], affinities: re
   const affinityKeys = new Set(affinities.map((a) => affinityKey(a.host, a.type, a.cidr)));
   const blockCidrs = new Set(blocks.map((b) => b.cidr));
   for (const block of blocks) {
-    const problem = blockProblem(block, now);
+    // A short allocations array is its own finding; the block checks below assume a full one.
+    const short = shortAllocationsProblem(block);
+    const problem = short === undefined ? blockProblem(block, now) : undefined;
+    if (short !== undefined) findings.push({ kind: 'short-allocations', subject: block.cidr, reason: short, problem: true });
     if (problem !== undefined) findings.push({ kind: 'invalid-block', subject: block.cidr, reason: problem, problem: true });
     const owner = block.affinity;
     if (owner !== undefined && !affinityKeys.has(affinityKey(owner.host, owner.type, block.cidr))) {

@@ -1,4 +1,4 @@
-import { blockSize } from '@ipamkit/ipam-core';
+import { blockSize, hasShortAllocations } from '@ipamkit/ipam-core';
 import type { AllocationBlock } from '@ipamkit/models';
 
 /**
@@ -34,4 +34,13 @@ export function blockProblem(block: AllocationBlock, now: Date): string | undefi
     return `expected ${size} addresses in this block, but Unallocated (${free}) + Allocated (${allocated}) = ${free + allocated}`;
   }
   return undefined;
+}
+
+/**
+ * The finding for a block whose `allocations` array is shorter than the block (design/cli.md,
+ * "ipam check"): readable and kept as stored, but the IPAM core never allocates from it.
+ */
+export function shortAllocationsProblem(block: AllocationBlock): string | undefined {
+  if (!hasShortAllocations(block)) return undefined;
+  return `allocations array has ${block.allocations.length} entries but the block has ${blockSize(block)} addresses; it is never allocated from`;
 }

@@ -3,6 +3,7 @@ import { AddressInUseError } from './block-errors.js';
 import { assertAffinity } from './block-owner.js';
 import { cloneBlock, findOrAddAttribute, sanitizeHandle } from './block-state.js';
 import { ordinalOf } from './ordinals.js';
+import { assertFullAllocations } from './short-block.js';
 
 export interface AssignInBlockArgs {
   ip: string;
@@ -15,12 +16,14 @@ export interface AssignInBlockArgs {
 /**
  * Allocates one named address (spec/core.md §5.6). Throws AddressInUseError when the ordinal is
  * allocated, host-reserved or in cooldown (the error carries the existing handle so AssignIP can
- * treat a same-handle repeat as success), AddressNotInBlockError, or AffinityMismatchError.
+ * treat a same-handle repeat as success), AddressNotInBlockError, AffinityMismatchError, or
+ * CorruptBlockError (a short allocations array: never allocated from).
  * IPReservations are deliberately not consulted, as in Calico. The ordinal is stamped with the
  * current (pre-write) block sequence number and removed from wherever it sits in the FIFO.
  */
 export function assignInBlock(block: AllocationBlock, args: AssignInBlockArgs): { block: AllocationBlock; ordinal: number } {
   assertAffinity(block, args.requiredOwner);
+  assertFullAllocations(block);
   const ordinal = ordinalOf(block, args.ip);
   const existing = block.allocations[ordinal];
   if (existing !== null && existing !== undefined) {

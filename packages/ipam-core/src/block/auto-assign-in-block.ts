@@ -5,6 +5,7 @@ import { assertAffinity } from './block-owner.js';
 import { cloneBlock, findOrAddAttribute } from './block-state.js';
 import { formatAddress } from './ip-address.js';
 import { blockRange } from './ordinals.js';
+import { hasShortAllocations } from './short-block.js';
 
 export interface AutoAssignInBlockArgs {
   /** How many addresses to take at most. */
@@ -35,7 +36,8 @@ export interface AutoAssignInBlockResult {
  * Takes up to `num` free addresses from the head of the FIFO (spec/core.md §5.5). Every taken
  * ordinal points at one shared attribute and is stamped with the block's current (pre-write)
  * `sequenceNumber`; the caller's write path then bumps the block number by one. Zero addresses
- * means the block is full (not an error). The per-handle cap lives in the handle, not the block
+ * means the block is full (not an error); a block with a short allocations array always gives
+ * none. The per-handle cap lives in the handle, not the block
  * (see `incrementHandleCount`).
  */
 export function autoAssignInBlock(block: AllocationBlock, args: AutoAssignInBlockArgs): AutoAssignInBlockResult {
@@ -43,6 +45,8 @@ export function autoAssignInBlock(block: AllocationBlock, args: AutoAssignInBloc
     throw new InvalidBlockArgumentError(`cannot assign ${args.num} addresses`);
   }
   assertAffinity(block, args.requiredOwner);
+  // Never allocate from a block with a short allocations array: it is corrupt, "full" to us.
+  if (hasShortAllocations(block)) return { block, ips: [], ipNets: [], ordinals: [] };
   const range = blockRange(block);
   const taken: number[] = [];
   const skipped: number[] = [];

@@ -1,4 +1,4 @@
-import { AlreadyExistsError, IpamError, ValidationError } from '@ipamkit/models';
+import { AlreadyExistsError, ConflictError, ValidationError } from '@ipamkit/models';
 
 /** An address or ordinal outside the block it was looked up in (spec/core.md §5.1). */
 export class AddressNotInBlockError extends ValidationError {
@@ -40,13 +40,27 @@ export class InvalidBlockArgumentError extends ValidationError {
 }
 
 /**
- * A SetOwnerAttributes precondition did not hold (spec/core.md §14.3): the owner changed under the
- * caller, who must re-read rather than retry blindly.
+ * A SetOwnerAttributes precondition did not hold (spec/core.md §14.3). Calico returns an update
+ * conflict here and its callers treat it as one, so this is a ConflictError; its category is
+ * stop-and-re-evaluate: the owner changed under the caller, who must re-read rather than repeat the
+ * same call (design/ipam-core.md, "Owner attributes").
  */
-export class OwnerPreconditionError extends IpamError {
+export class OwnerPreconditionError extends ConflictError {
   override name = 'OwnerPreconditionError';
-  readonly category = 'stop-and-re-evaluate';
+  override readonly category = 'stop-and-re-evaluate';
   constructor(readonly address: string, readonly field: 'activeOwnerAttrs' | 'alternateOwnerAttrs', detail: string) {
-    super(`cannot set ${field} of ${address}: ${detail}`);
+    super(address, `cannot set ${field} of ${address}: ${detail}`);
+  }
+}
+
+/**
+ * A stored block whose `allocations` array is shorter than the block (Calico's own test objects
+ * hold such /26 blocks). It is kept as read, but never allocated from (design/ipam-core.md,
+ * "Blocks with a short allocations array").
+ */
+export class CorruptBlockError extends ValidationError {
+  override name = 'CorruptBlockError';
+  constructor(readonly cidr: string, readonly entries: number, readonly size: bigint) {
+    super(`block ${cidr} is corrupt: its allocations array has ${entries} entries for ${size} addresses, so it is not allocated from`);
   }
 }

@@ -4,6 +4,7 @@ import { sanitizeHandle } from './block-state.js';
 import { WINDOWS_RESERVED_HANDLE } from './host-reserved-attr.js';
 import { formatAddress } from './ip-address.js';
 import { addressOf, blockRange, ordinalOf } from './ordinals.js';
+import { hasShortAllocations } from './short-block.js';
 
 /**
  * The emptiness rule (spec/core.md §5.9): true iff every allocation belongs to the Windows
@@ -21,6 +22,8 @@ export function isEmpty(block: AllocationBlock): boolean {
  * cover the whole block, the unreserved FIFO entries when they cover part of it.
  */
 export function numFree(block: AllocationBlock, reservations?: ReservationFilter): number {
+  // A short allocations array is a corrupt block: nothing in it is free to hand out.
+  if (hasShortAllocations(block)) return 0;
   if (reservations === undefined) return block.unallocated.length;
   const range = blockRange(block);
   const reserved = reservations.countIn(block.cidr);
@@ -34,8 +37,12 @@ export function numReserved(block: AllocationBlock, reservations: ReservationFil
   return Number(reservations.countIn(block.cidr));
 }
 
-/** N − free: counts allocations, cooldown and host-reserved ordinals (the utilization InUse). */
+/**
+ * N − free: counts allocations, cooldown and host-reserved ordinals (the utilization InUse). For a
+ * block with a short allocations array, the entries it does record.
+ */
 export function inUseCount(block: AllocationBlock): number {
+  if (hasShortAllocations(block)) return block.allocations.filter((index) => index !== null).length;
   return block.allocations.length - block.unallocated.length;
 }
 

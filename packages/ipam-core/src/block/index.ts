@@ -5,6 +5,7 @@ export {
   AddressInUseError,
   AddressNotInBlockError,
   AffinityMismatchError,
+  CorruptBlockError,
   InvalidBlockArgumentError,
   OwnerPreconditionError,
 } from './block-errors.js';
@@ -24,6 +25,7 @@ export {
 } from './ip-address.js';
 export { MAX_BLOCK_ADDRESSES, addressOf, blockRange, blockSize, ordinalOf, withBlockPrefix } from './ordinals.js';
 export { sanitizeHandle } from './block-state.js';
+export { assertFullAllocations, hasShortAllocations } from './short-block.js';
 export { affinityString, assertAffinity, hostOwnsBlock } from './block-owner.js';
 export { newBlock, unixNanos, type NewBlockArgs } from './new-block.js';
 export {

@@ -29,11 +29,45 @@ export function ownerMatches(owner: AttributeOwner, attrs: Record<string, string
   return attrs?.pod === owner.name && attrs.namespace === owner.namespace;
 }
 
-/** Rejects contradictory requests (spec/core.md §14.3 step 1) with InvalidBlockArgumentError. */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkShape(updates: unknown, pre: unknown, bad: (message: string) => never): void {
+  if (!isObject(updates)) bad('owner attribute updates must be an object');
+  const stringMap = (field: string, value: unknown): void => {
+    if (value === undefined) return;
+    if (!isObject(value) || Object.values(value).some((v) => typeof v !== 'string')) bad(`${field} must map attribute names to strings`);
+  };
+  const flag = (field: string, value: unknown): void => {
+    if (value !== undefined && typeof value !== 'boolean') bad(`${field} must be a boolean`);
+  };
+  const owner = (field: string, value: unknown): void => {
+    if (value === undefined) return;
+    if (!isObject(value) || typeof value.namespace !== 'string' || typeof value.name !== 'string') bad(`${field} must be { namespace, name } strings`);
+  };
+  stringMap('activeOwnerAttrs', updates.activeOwnerAttrs);
+  stringMap('alternateOwnerAttrs', updates.alternateOwnerAttrs);
+  flag('clearActiveOwner', updates.clearActiveOwner);
+  flag('clearAlternateOwner', updates.clearAlternateOwner);
+  if (pre === undefined) return;
+  if (!isObject(pre)) bad('owner attribute preconditions must be an object');
+  owner('expectedActiveOwner', pre.expectedActiveOwner);
+  owner('expectedAlternateOwner', pre.expectedAlternateOwner);
+  flag('verifyActiveOwnerEmpty', pre.verifyActiveOwnerEmpty);
+  flag('verifyAlternateOwnerEmpty', pre.verifyAlternateOwnerEmpty);
+}
+
+/**
+ * Rejects malformed and contradictory requests (spec/core.md §14.3 step 1) with
+ * InvalidBlockArgumentError, a ValidationError: the arguments come from callers in plain JS too, so
+ * a missing `updates` object is a clear error rather than a TypeError.
+ */
 export function validateOwnerAttributeUpdates(updates: OwnerAttributeUpdates, pre: OwnerAttributePreconditions = {}): void {
   const bad = (message: string): never => {
     throw new InvalidBlockArgumentError(message);
   };
+  checkShape(updates, pre, bad);
   if (updates.clearActiveOwner === true && updates.activeOwnerAttrs !== undefined) bad('cannot both set and clear the active owner');
   if (updates.clearAlternateOwner === true && updates.alternateOwnerAttrs !== undefined) bad('cannot both set and clear the alternate owner');
   if (pre.expectedActiveOwner !== undefined && pre.verifyActiveOwnerEmpty === true) bad('cannot expect an active owner and verify it is empty');
@@ -55,8 +89,8 @@ export interface SetOwnerAttributesInBlockArgs {
  * Sets or clears the active/alternate owner of one allocation (spec/core.md §14.3). Calico edits
  * the attribute entry in place, which silently changes every ordinal sharing it; we give the
  * ordinal its own copy (copy-on-write) and compact, so only the named address changes.
- * Throws NotFoundError (unassigned), IPInCooldownError, BadHandleError (another handle),
- * OwnerPreconditionError (a precondition failed), InvalidBlockArgumentError.
+ * Throws NotFoundError (unassigned), IPInCooldownError, BadHandleError (another handle, Calico's
+ * message), OwnerPreconditionError (a precondition failed, a ConflictError), InvalidBlockArgumentError.
  */
 export function setOwnerAttributesInBlock(block: AllocationBlock, args: SetOwnerAttributesInBlockArgs): { block: AllocationBlock } {
   const { updates, preconditions: pre = {} } = args;
@@ -67,7 +101,9 @@ export function setOwnerAttributesInBlock(block: AllocationBlock, args: SetOwner
   if (attribute === undefined) throw new NotFoundError(args.ip, `IP ${args.ip} is unassigned`);
   if (attribute.releasedAt !== undefined) throw new IPInCooldownError(args.ip);
   const stored = sanitizeHandle(attribute.handleId);
-  if (stored !== sanitizeHandle(args.handleId)) throw new BadHandleError(args.handleId, stored, args.ip);
+  if (stored !== sanitizeHandle(args.handleId)) {
+    throw new BadHandleError(args.handleId, stored, args.ip, `IP ${args.ip} is not assigned to handle ${args.handleId}`);
+  }
 
   const check = (field: 'activeOwnerAttrs' | 'alternateOwnerAttrs', expected: AttributeOwner | undefined): void => {
     if (expected !== undefined && !ownerMatches(expected, attribute[field])) {

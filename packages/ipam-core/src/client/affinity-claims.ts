@@ -2,6 +2,7 @@ import {
   type AllocationBlock,
   AlreadyExistsError,
   type BlockAffinity,
+  ConflictError,
   type BlockOwner,
   NotFoundError,
   type Versioned,
@@ -27,7 +28,22 @@ export async function deleteAffinityQuietly(deps: ClientDeps, affinity: Versione
   await deps.ds.affinities.delete(affinity).catch(() => undefined);
 }
 
-/** Create a pending affinity, or move an existing unconfirmed one back to pending (§8.2 getPendingAffinity). */
+/**
+ * The affinity as `pending` at the version just read or written. A `pending` one is already in
+ * the state Calico would write, so it is used as is: rewriting pending over pending changes nothing
+ * but the revision, and racers on one host that each did so invalidated one another's next write
+ * (design/ipam-core.md, "Racing claims from one host").
+ */
+async function asPending(deps: ClientDeps, affinity: Versioned<BlockAffinity>): Promise<Versioned<BlockAffinity>> {
+  if (affinity.state === 'pending') return affinity;
+  return deps.ds.affinities.update({ ...affinity, state: 'pending' });
+}
+
+/**
+ * Create a pending affinity, or take over an existing unconfirmed one (§8.2 getPendingAffinity).
+ * Finding this owner's own pending affinity (another process on the host is mid-claim) is this
+ * claim too: the block's `affinity` field decides ownership, and both claimers proceed to it.
+ */
 export async function getPendingAffinity(deps: ClientDeps, owner: BlockOwner, cidr: string): Promise<Versioned<BlockAffinity>> {
   try {
     return await deps.ds.affinities.create({ ...affinityKey(owner, cidr), state: 'pending', deleted: false });
@@ -36,7 +52,7 @@ export async function getPendingAffinity(deps: ClientDeps, owner: BlockOwner, ci
   }
   const existing = await deps.ds.affinities.get(affinityKey(owner, cidr));
   if (existing.state === 'confirmed') return existing;
-  return deps.ds.affinities.update({ ...existing, state: 'pending' });
+  return asPending(deps, existing);
 }
 
 /** Mark confirmed; if that write loses but someone else confirmed it, that is success (§8.2 confirmAffinity). */
@@ -70,7 +86,13 @@ export async function claimAffineBlock(
   } catch (err) {
     if (!(err instanceof AlreadyExistsError)) throw err;
   }
-  const existing = await deps.ds.blocks.get(affinity.cidr);
+  const existing = await deps.ds.blocks.get(affinity.cidr).catch((err: unknown) => {
+    // Its owner released and deleted it between our create and this read: the CIDR is free
+    // again, so claim it again (Calico returns the not-found error here; design/ipam-core.md,
+    // "Racing claims from one host").
+    if (err instanceof NotFoundError) throw new ConflictError(`block ${affinity.cidr}`, `block ${affinity.cidr} was deleted while being claimed`, { cause: err });
+    throw err;
+  });
   if (hostOwnsBlock(existing, owner)) {
     await confirmAffinity(deps, affinity);
     return existing;
@@ -91,10 +113,7 @@ export async function getBlockFromAffinity(
 ): Promise<Versioned<AllocationBlock>> {
   const owner = ownerOf(affinity);
   const block = await orUndefined(deps.ds.blocks.get(affinity.cidr));
-  if (block === undefined) {
-    const pending = await deps.ds.affinities.update({ ...affinity, state: 'pending' });
-    return claimAffineBlock(deps, pending, hostReserved);
-  }
+  if (block === undefined) return claimAffineBlock(deps, await asPending(deps, affinity), hostReserved);
   if (!hostOwnsBlock(block, owner)) {
     await deps.ds.affinities.delete(affinity).catch((err: unknown) => {
       if (!(err instanceof NotFoundError)) throw err;
@@ -102,7 +121,7 @@ export async function getBlockFromAffinity(
     throw new StaleAffinityError(affinity.cidr, affinity.host);
   }
   if (affinity.state === 'confirmed' || affinity.state === '') return block;
-  const pending = await deps.ds.affinities.update({ ...affinity, state: 'pending' });
+  const pending = await asPending(deps, affinity);
   const bumped = await deps.ds.blocks.update(asUpdate(block, unversioned(block)));
   await deps.ds.affinities.update({ ...pending, state: 'confirmed' });
   return bumped;

@@ -14,7 +14,7 @@ export type {
   PoolUtilization,
   ReleaseOptions,
 } from './client-types.js';
-export { withCasRetry, DATASTORE_RETRIES, type CasRetryPolicy } from './with-cas-retry.js';
+export { withCasRetry, casBackoffDelay, DATASTORE_RETRIES, DEFAULT_CAS_BACKOFF, type CasBackoff, type CasRetryPolicy } from './with-cas-retry.js';
 export {
   countingDatastore,
   type CountingDatastore,

@@ -3,6 +3,7 @@ import {
   attributesFor,
   type OwnerAttributePreconditions,
   type OwnerAttributeUpdates,
+  OwnerPreconditionError,
   setOwnerAttributesInBlock,
   validateOwnerAttributeUpdates,
 } from '../block/index.js';
@@ -47,17 +48,23 @@ export async function getAssignmentAttributes(deps: ClientDeps, rawIp: string): 
 
 /**
  * SetOwnerAttributes (spec/core.md §14.3) as a CAS loop on the block. A failed precondition throws
- * OwnerPreconditionError (stop-and-re-evaluate); only the named address changes, even when its
- * attribute entry was shared (design/ipam-core.md).
+ * OwnerPreconditionError, a ConflictError that this loop does not retry (the same preconditions
+ * would fail again); only the named address changes, even when its attribute entry was shared
+ * (design/ipam-core.md, "Owner attributes").
  */
 export async function setOwnerAttributes(
   deps: ClientDeps,
   rawIp: string,
   handleId: string,
   updates: OwnerAttributeUpdates,
-  preconditions?: OwnerAttributePreconditions,
+  rawPreconditions?: OwnerAttributePreconditions,
 ): Promise<void> {
+  // Go's nil preconditions: plain-JS callers may pass null for "none".
+  const givenPreconditions: unknown = rawPreconditions;
+  const preconditions = givenPreconditions === null ? undefined : rawPreconditions;
   validateOwnerAttributeUpdates(updates, preconditions);
+  const givenHandle: unknown = handleId;
+  if (typeof givenHandle !== 'string') throw new ValidationError('handleId must be a string');
   const ip = canonical(rawIp);
   const [cidr, config] = await Promise.all([
     blockCidrOf(deps, ip, () => new ValidationError(`the provided IP address ${ip} is not in a configured pool`)),
@@ -75,7 +82,10 @@ export async function setOwnerAttributes(
       }).block;
       await deps.ds.blocks.update(asUpdate(stored, next));
     },
-    { isRetryable: (err) => err instanceof ConflictError, operation: `set owner attributes of ${ip}` },
+    {
+      isRetryable: (err) => err instanceof ConflictError && !(err instanceof OwnerPreconditionError),
+      operation: `set owner attributes of ${ip}`,
+    },
   );
 }
 

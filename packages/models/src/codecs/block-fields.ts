@@ -75,7 +75,9 @@ export function decodeBlockFields(value: unknown, form: BlockForm, path: string)
   const size = blockSizeOf(cidr, `${path}.cidr`);
   const attributes = (optArray(obj, 'attributes', path) ?? []).map((a, i) => decodeAttribute(a, `${path}.attributes[${i}]`));
   const rawAllocations = optArray(obj, 'allocations', path) ?? [];
-  if (rawAllocations.length !== size) {
+  // Shorter than the block is accepted and kept as stored (Calico's own test objects hold /26
+  // blocks with 0 or 1 entries; the core never allocates from them). Longer is not a block.
+  if (rawAllocations.length > size) {
     codecFail(`${path}.allocations`, `has ${rawAllocations.length} entries but block ${cidr} has ${size} addresses`);
   }
   const allocations = rawAllocations.map((a, i) => {

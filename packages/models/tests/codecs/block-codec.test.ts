@@ -104,7 +104,7 @@ describe('malformed blocks', () => {
     ['spec.cidr', { cidr: undefined }],
     ['spec.cidr', { cidr: '10.0.0.300/30' }],
     ['spec.cidr', { cidr: '10.0.0.0/8' }],
-    ['spec.allocations', { allocations: [null, null] }],
+    ['spec.allocations', { allocations: [null, null, null, null, null] }],
     ['spec.allocations', { allocations: 'none' }],
     ['spec.allocations[0]', { allocations: [5, null, null, null] }],
     ['spec.allocations[0]', { allocations: [-1, null, null, null] }],
