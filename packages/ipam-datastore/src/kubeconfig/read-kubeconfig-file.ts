@@ -83,7 +83,8 @@ export function readKubeconfigFile(path: string): KubeconfigLoad {
   const contextName = f.text(doc['current-context'], 'current-context');
   if (contextName === undefined) throw f.fail('current-context', 'is not set');
   const context = f.named(doc, 'contexts', contextName, 'context');
-  const clusterName = f.text(context['cluster'], `context ${contextName}: cluster`) ?? '';
+  const clusterName = f.text(context['cluster'], `context ${contextName}: cluster`);
+  if (clusterName === undefined) throw f.fail(`context ${contextName}`, 'names no cluster');
   const userName = f.text(context['user'], `context ${contextName}: user`);
   const cluster = f.named(doc, 'clusters', clusterName, 'cluster');
   const user = userName === undefined ? {} : f.named(doc, 'users', userName, 'user');

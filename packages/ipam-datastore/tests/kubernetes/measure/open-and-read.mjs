@@ -1,8 +1,10 @@
 // Measures a fresh node process that opens the Kubernetes datastore with a token kubeconfig and
 // reads one object (design/ipam-datastore.md, "Kubernetes backend: kubeconfig loading").
-// Run from packages/ipam-datastore after a build, with NODE_EXTRA_CA_CERTS unset:
-//   node tests/kubernetes/measure/open-and-read.mjs [runs]
-import { spawnSync } from 'node:child_process';
+// Run from packages/ipam-datastore after a build:  node tests/kubernetes/measure/open-and-read.mjs [runs]
+// Three children alternate: `node -e 0`; "before", the path as it was (client-node's KubeConfig loads
+// the file and applyToHTTPSOptions signs each request); "after", the path given to the small loader.
+// Each child reports its own CPU (user+system); wall time is measured around the spawn.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,42 +19,42 @@ const server = await startKubeApiServer({ crdDirectories: [path.join(packageDir,
 const kubeconfig = server.writeKubeconfig(path.join(dir, 'kubeconfig'));
 server.inject({ apiVersion: 'crd.projectcalico.org/v1', kind: 'IPPool', metadata: { name: 'pool-a' }, spec: { cidr: '10.0.0.0/16', blockSize: 26 } });
 
-const child = `
+const report = `const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000));`;
+const read = (open) => `
 const { createKubernetesDatastore } = await import('@ipamkit/ipam-datastore/kubernetes');
-const ds = await createKubernetesDatastore({ kubeconfig: process.env.MEASURE_KUBECONFIG });
+const ds = await createKubernetesDatastore({ kubeconfig: ${open} });
 const pool = await ds.ipPools.get('pool-a');
 if (pool.cidr !== '10.0.0.0/16') throw new Error('unexpected pool');
 await ds.close();
-`;
+${report}`;
+const variants = {
+  'node -e 0': ['-e', report],
+  before: ['--input-type=module', '-e', `const { KubeConfig } = await import('@kubernetes/client-node'); const kc = new KubeConfig(); kc.loadFromFile(process.env.MEASURE_KUBECONFIG);${read('kc')}`],
+  after: ['--input-type=module', '-e', read('process.env.MEASURE_KUBECONFIG')],
+};
 const env = { ...process.env, MEASURE_KUBECONFIG: kubeconfig };
 delete env.NODE_EXTRA_CA_CERTS;
 
-function once(args) {
+// Asynchronous spawns: the API test server answers from this process's event loop.
+async function once(args) {
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { cwd: packageDir, env, encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
-  return ms;
-}
-// The server runs in this process, so the children are spawned asynchronously-free: spawnSync
-// blocks our event loop, hence the server is moved to a worker-free mode by answering from a child.
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const read = [];
-const bare = [];
-for (let i = 0; i < runs; i += 1) {
-  bare.push(once(['-e', '0']));
-  read.push(await onceAsync());
-}
-async function onceAsync() {
-  const { spawn } = await import('node:child_process');
-  const start = process.hrtime.bigint();
-  const p = spawn(process.execPath, ['--input-type=module', '-e', child], { cwd: packageDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const p = spawn(process.execPath, args, { cwd: packageDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
   let err = '';
+  p.stdout.on('data', (c) => (out += c));
   p.stderr.on('data', (c) => (err += c));
   const code = await new Promise((resolve) => p.on('exit', resolve));
   if (code !== 0) throw new Error(`child failed: ${err}`);
-  return Number(process.hrtime.bigint() - start) / 1e6;
+  return { wall: Number(process.hrtime.bigint() - start) / 1e6, cpu: Number(out) };
 }
-console.log(`runs=${runs} node -e 0 median ${median(bare).toFixed(0)} ms; open+read median ${median(read).toFixed(0)} ms (${(median(read) / median(bare)).toFixed(1)}x)`);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const samples = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+for (let i = 0; i < runs; i += 1) for (const [name, args] of Object.entries(variants)) samples[name].push(await once(args));
+const base = median(samples['node -e 0'].map((s) => s.wall));
+for (const [name, xs] of Object.entries(samples)) {
+  const wall = median(xs.map((s) => s.wall));
+  console.log(`${name.padEnd(10)} wall median ${wall.toFixed(0)} ms (${(wall / base).toFixed(1)}x node -e 0), CPU median ${median(xs.map((s) => s.cpu)).toFixed(0)} ms`);
+}
 await server.close();
 rmSync(dir, { recursive: true, force: true });
