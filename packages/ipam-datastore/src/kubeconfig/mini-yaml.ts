@@ -121,7 +121,7 @@ class Parser {
 export function parseMiniYaml(text: string): YamlValue {
   const lines: Line[] = [];
   text.split(/\r?\n/).forEach((raw, idx) => {
-    if (raw.includes('\t') && raw.trimStart().startsWith('\t')) throw new MiniYamlError(idx + 1, 'tab indentation');
+    if (/^ *\t/.test(raw)) throw new MiniYamlError(idx + 1, 'tab indentation');
     const trimmed = raw.trim();
     if (trimmed === '' || trimmed.startsWith('#') || trimmed === '---') return;
     lines.push({ indent: raw.length - raw.trimStart().length, text: trimmed, no: idx + 1 });
