@@ -10,6 +10,7 @@ export default defineConfig(
       sqlite: 'src/sqlite/index.ts',
       etcd: 'src/etcd/index.ts',
       kubernetes: 'src/kubernetes/index.ts',
+      kubeconfig: 'src/kubeconfig/index.ts',
     },
   }),
 );

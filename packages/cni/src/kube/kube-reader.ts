@@ -1,19 +1,21 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { DatastoreUnavailableError, NotFoundError } from '@ipamkit/models';
+import { readFileSync } from 'node:fs';
+import type { RequestOptions } from 'node:https';
+import { DatastoreUnavailableError, NotFoundError, UnauthorizedError } from '@ipamkit/models';
+import {
+  connectionAccess,
+  displayServer,
+  findKubeconfig,
+  type KubeAccess,
+  type KubeconfigLoad,
+  type KubeConnection,
+} from '@ipamkit/ipam-datastore/kubeconfig';
 import { NetworkConfigError } from '../errors.js';
-import { parseMiniYaml, type YamlValue } from './mini-yaml.js';
 
-/** Where and how to reach the API server; never logged (it may hold a token or a key). */
-export interface KubeConnection {
-  server: string;
-  token?: string;
-  ca?: Buffer;
-  cert?: Buffer;
-  key?: Buffer;
-  insecure: boolean;
-}
+/**
+ * Where and how to reach the API server: the shared loader's answer after the network config's
+ * overrides. Never logged (it may hold a token or a key).
+ */
+export type KubeTarget = KubeconfigLoad;
 
 export interface OwnerReference {
   apiVersion: string;
@@ -48,87 +50,58 @@ export interface KubeOverrides {
   clientCertificate?: string;
   clientKey?: string;
   certificateAuthority?: string;
+  /** The in-cluster service account directory (tests); default the standard one. */
+  serviceAccountDir?: string;
 }
 
-const SERVICE_ACCOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
 const REQUEST_TIMEOUT_MS = 30_000;
 
-function field(v: YamlValue | undefined, key: string): YamlValue | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? v[key] : undefined;
-}
-
-function text(v: YamlValue | undefined): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-function named(list: YamlValue | undefined, name: string, key: string): YamlValue | undefined {
-  if (!Array.isArray(list)) return undefined;
-  return field(list.find((e) => field(e, 'name') === name), key);
-}
-
-function material(section: YamlValue | undefined, key: string, base: string): Buffer | undefined {
-  const data = text(field(section, `${key}-data`));
-  if (data !== undefined) return Buffer.from(data, 'base64');
-  const file = text(field(section, key));
-  return file === undefined ? undefined : readFileSync(isAbsolute(file) ? file : resolve(base, file));
-}
-
-/** The current context of a kubeconfig file. */
-export function connectionFromKubeconfig(path: string): KubeConnection {
-  let doc: YamlValue;
+function readOverride(file: string, what: string): Buffer {
   try {
-    doc = parseMiniYaml(readFileSync(path, 'utf8'));
+    return readFileSync(file);
   } catch (err) {
-    if (err instanceof NetworkConfigError) throw err;
-    throw new NetworkConfigError(`cannot read kubeconfig ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
+    throw new NetworkConfigError(`cannot read the ${what} file ${file} (${code ?? 'unreadable'})`);
   }
-  const contextName = text(field(doc, 'current-context')) ?? '';
-  const context = named(field(doc, 'contexts'), contextName, 'context');
-  const cluster = named(field(doc, 'clusters'), text(field(context, 'cluster')) ?? '', 'cluster');
-  const user = named(field(doc, 'users'), text(field(context, 'user')) ?? '', 'user');
-  const server = text(field(cluster, 'server'));
-  if (server === undefined) throw new NetworkConfigError(`kubeconfig ${path} has no server for its current context`);
-  const base = dirname(path);
-  const tokenFile = text(field(user, 'tokenFile'));
-  const token = text(field(user, 'token')) ?? (tokenFile === undefined ? undefined : readFileSync(resolve(base, tokenFile), 'utf8').trim());
-  const conn: KubeConnection = { server, insecure: field(cluster, 'insecure-skip-tls-verify') === true };
-  if (token !== undefined) conn.token = token;
-  const ca = material(cluster, 'certificate-authority', base);
-  if (ca !== undefined) conn.ca = ca;
-  const cert = material(user, 'client-certificate', base);
-  if (cert !== undefined) conn.cert = cert;
-  const key = material(user, 'client-key', base);
-  if (key !== undefined) conn.key = key;
-  return conn;
+}
+
+/** The `policy.*` overrides on top of a connection (they replace what the kubeconfig said). */
+function withOverrides(conn: KubeConnection, o: KubeOverrides): KubeConnection {
+  let out = conn;
+  if (o.token !== undefined) {
+    // An explicit token wins over the kubeconfig's, including a token file that would be re-read.
+    const { tokenFile: _dropped, ...rest } = out;
+    out = { ...rest, token: o.token };
+  }
+  if (o.certificateAuthority !== undefined) out = { ...out, ca: readOverride(o.certificateAuthority, 'certificate authority') };
+  if (o.clientCertificate !== undefined) out = { ...out, cert: readOverride(o.clientCertificate, 'client certificate') };
+  if (o.clientKey !== undefined) out = { ...out, key: readOverride(o.clientKey, 'client key') };
+  return out;
 }
 
 /**
- * The connection Calico's plugin builds (spec/cni.md §8): the kubeconfig (config, $KUBECONFIG,
- * in-cluster, ~/.kube/config), then the `policy.*` / `kubernetes.k8s_api_root` overrides.
- * Undefined when nothing names an API server.
+ * The target Calico's plugin uses (design/cni.md, "Kubernetes access"): the shared kubeconfig
+ * loader's default chain (config, $KUBECONFIG, in-cluster, ~/.kube/config), then the `policy.*` /
+ * `kubernetes.k8s_api_root` overrides. Undefined when nothing names an API server. A user with an
+ * exec or auth-provider section is served by client-node, and the overrides do not apply to it.
  */
-export function resolveKubeConnection(o: KubeOverrides, env: Readonly<Record<string, string | undefined>>): KubeConnection | undefined {
-  let conn: KubeConnection | undefined;
-  const file = o.kubeconfig ?? (env.KUBECONFIG !== undefined && env.KUBECONFIG !== '' ? env.KUBECONFIG : undefined);
-  if (file !== undefined) conn = connectionFromKubeconfig(file);
-  else if ((env.KUBERNETES_SERVICE_HOST ?? '') !== '' && existsSync(`${SERVICE_ACCOUNT}/token`)) {
-    conn = {
-      server: `https://${env.KUBERNETES_SERVICE_HOST ?? ''}:${env.KUBERNETES_SERVICE_PORT ?? '443'}`,
-      token: readFileSync(`${SERVICE_ACCOUNT}/token`, 'utf8').trim(),
-      ca: readFileSync(`${SERVICE_ACCOUNT}/ca.crt`),
-      insecure: false,
-    };
-  } else if (existsSync(resolve(homedir(), '.kube/config'))) conn = connectionFromKubeconfig(resolve(homedir(), '.kube/config'));
+export function resolveKubeConnection(o: KubeOverrides, env: Readonly<Record<string, string | undefined>>): KubeTarget | undefined {
+  const found = findKubeconfig({ env, ...(o.kubeconfig === undefined ? {} : { path: o.kubeconfig }), ...(o.serviceAccountDir === undefined ? {} : { serviceAccountDir: o.serviceAccountDir }) });
+  if (found?.type === 'credential-plugin') return found;
+  let conn = found?.connection;
   if (o.apiRoot !== undefined) {
     const cut = o.apiRoot.indexOf('/api/');
-    conn = { ...(conn ?? { insecure: false }), server: cut === -1 ? o.apiRoot : o.apiRoot.slice(0, cut) };
+    const server = (cut === -1 ? o.apiRoot : o.apiRoot.slice(0, cut)).replace(/\/+$/, '');
+    conn = { ...(conn ?? { insecure: false, source: 'the network config' }), server };
   }
-  if (conn === undefined) return undefined;
-  if (o.token !== undefined) conn.token = o.token;
-  if (o.certificateAuthority !== undefined) conn.ca = readFileSync(o.certificateAuthority);
-  if (o.clientCertificate !== undefined) conn.cert = readFileSync(o.clientCertificate);
-  if (o.clientKey !== undefined) conn.key = readFileSync(o.clientKey);
-  return conn;
+  return conn === undefined ? undefined : { type: 'connection', connection: withOverrides(conn, o) };
+}
+
+async function accessFor(target: KubeTarget): Promise<KubeAccess> {
+  if (target.type === 'connection') return connectionAccess(target.connection);
+  // Only for exec / auth-provider users: this loads @kubernetes/client-node.
+  const { clientNodeAccessForFile } = await import('@ipamkit/ipam-datastore/kubernetes');
+  return clientNodeAccessForFile(target.path, target.mechanism);
 }
 
 function stringMap(v: unknown): Record<string, string> {
@@ -136,33 +109,37 @@ function stringMap(v: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-async function getJson(conn: KubeConnection, path: string): Promise<unknown> {
+async function getJson(access: KubeAccess, path: string): Promise<unknown> {
   // Loaded on first use: most invocations never talk to Kubernetes, and TLS costs start-up time.
   const [{ default: http }, { default: https }] = await Promise.all([import('node:http'), import('node:https')]);
-  const url = new URL(conn.server.replace(/\/$/, '') + path);
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (conn.token !== undefined) headers.authorization = `Bearer ${conn.token}`;
+  const url = new URL(access.server + path);
+  const server = displayServer(access.server);
+  const options: RequestOptions = { method: 'GET', headers: { accept: 'application/json' }, timeout: REQUEST_TIMEOUT_MS };
+  await access.prepare(options);
   const lib = url.protocol === 'http:' ? http : https;
-  const tls = url.protocol === 'http:' ? {} : { rejectUnauthorized: !conn.insecure, ...(conn.ca ? { ca: conn.ca } : {}), ...(conn.cert ? { cert: conn.cert } : {}), ...(conn.key ? { key: conn.key } : {}) };
+  // Messages name the server and an error code, never a credential (design/cni.md, "Kubernetes access").
+  const failed = (err: Error): DatastoreUnavailableError =>
+    new DatastoreUnavailableError(`GET ${path} from ${server}: ${(err as NodeJS.ErrnoException).code ?? err.name}`);
   return new Promise((resolveBody, reject) => {
-    const req = lib.request(url, { method: 'GET', headers, timeout: REQUEST_TIMEOUT_MS, ...tls }, (res) => {
+    const req = lib.request(url, options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', (err) => reject(new DatastoreUnavailableError(`reading ${path}: ${err.message}`)));
+      res.on('error', (err) => reject(failed(err)));
       res.on('end', () => {
         const status = res.statusCode ?? 0;
         const body = Buffer.concat(chunks).toString('utf8');
         if (status === 404) return reject(new NotFoundError(path));
-        if (status < 200 || status > 299) return reject(new DatastoreUnavailableError(`GET ${path}: HTTP ${status}`));
+        if (status === 401 || status === 403) return reject(new UnauthorizedError(`GET ${path}: the API server ${server} refused the request (HTTP ${status})`));
+        if (status < 200 || status > 299) return reject(new DatastoreUnavailableError(`GET ${path} from ${server}: HTTP ${status}`));
         try {
           resolveBody(JSON.parse(body));
         } catch {
-          reject(new DatastoreUnavailableError(`GET ${path}: the API server sent invalid JSON`));
+          reject(new DatastoreUnavailableError(`GET ${path} from ${server}: the API server sent invalid JSON`));
         }
       });
     });
-    req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', (err) => reject(new DatastoreUnavailableError(`GET ${path}: ${err.message}`)));
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+    req.on('error', (err) => reject(failed(err)));
     req.end();
   });
 }
@@ -190,13 +167,17 @@ function metaOf(obj: unknown): KubeObjectMeta {
   return out;
 }
 
-export function createKubeReader(conn: KubeConnection): KubeReader {
+export function createKubeReader(target: KubeTarget): KubeReader {
+  let access: Promise<KubeAccess> | undefined;
+  const get = async (path: string): Promise<KubeObjectMeta> => {
+    access ??= accessFor(target);
+    return metaOf(await getJson(await access, path));
+  };
   return {
-    getPod: async (namespace, name) => metaOf(await getJson(conn, `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`)),
-    getNamespace: async (name) => metaOf(await getJson(conn, `/api/v1/namespaces/${encodeURIComponent(name)}`)),
-    getVirtualMachineInstance: async (namespace, name) =>
-      metaOf(await getJson(conn, `/apis/kubevirt.io/v1/namespaces/${encodeURIComponent(namespace)}/virtualmachineinstances/${encodeURIComponent(name)}`)),
-    getVirtualMachine: async (namespace, name) =>
-      metaOf(await getJson(conn, `/apis/kubevirt.io/v1/namespaces/${encodeURIComponent(namespace)}/virtualmachines/${encodeURIComponent(name)}`)),
+    getPod: (namespace, name) => get(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`),
+    getNamespace: (name) => get(`/api/v1/namespaces/${encodeURIComponent(name)}`),
+    getVirtualMachineInstance: (namespace, name) =>
+      get(`/apis/kubevirt.io/v1/namespaces/${encodeURIComponent(namespace)}/virtualmachineinstances/${encodeURIComponent(name)}`),
+    getVirtualMachine: (namespace, name) => get(`/apis/kubevirt.io/v1/namespaces/${encodeURIComponent(namespace)}/virtualmachines/${encodeURIComponent(name)}`),
   };
 }

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { parseWireJson, stringifyWireJson } from '@ipamkit/models';
+import { displayServer, type KubeAccess } from '../kubeconfig/index.js';
 import { networkError, statusError } from './translate-kube-error.js';
 
 export interface KubeRequest {
@@ -16,21 +16,29 @@ export interface KubeRequest {
 }
 
 /**
- * HTTP to the API server with the KubeConfig's credentials and TLS agent. We speak HTTP ourselves
+ * HTTP to the API server with the access's credentials and TLS agent (`node:https`, keep-alive;
+ * client-node only when the access is its fallback). We speak HTTP ourselves
  * rather than through the generated clients because they `JSON.parse` bodies and watch lines,
  * which rounds block sequence numbers above 2^53 (spec/datastore.md §2.4); here bodies go through
  * the lossless wire JSON both ways. Non-2xx answers become our error classes right here, once.
  */
 export class KubeTransport {
-  constructor(private readonly kc: KubeConfig) {}
+  /** The server URL for messages (no user info). */
+  readonly server: string;
+
+  constructor(private readonly access: KubeAccess) {
+    this.server = displayServer(access.server);
+  }
+
+  close(): void {
+    this.access.close();
+  }
 
   private async open(req: KubeRequest, signal?: AbortSignal): Promise<IncomingMessage> {
-    const cluster = this.kc.getCurrentCluster();
-    if (cluster === null) throw networkError(req.identifier, new Error('the kubeconfig has no current cluster'));
-    const url = new URL(cluster.server.replace(/\/$/, '') + req.path);
+    const url = new URL(this.access.server + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
     const opts: https.RequestOptions = { method: req.method };
-    await this.kc.applyToHTTPSOptions(opts);
+    await this.access.prepare(opts);
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
     const text = req.body === undefined ? undefined : stringifyWireJson(req.body);
@@ -41,7 +49,7 @@ export class KubeTransport {
     const lib = url.protocol === 'http:' ? http : https;
     return new Promise<IncomingMessage>((resolve, reject) => {
       const request = lib.request(url, { ...opts, headers, ...(signal === undefined ? {} : { signal }) }, resolve);
-      request.on('error', (err) => reject(networkError(req.identifier, err)));
+      request.on('error', (err) => reject(networkError(req.identifier, err, this.server)));
       request.end(text);
     });
   }
@@ -53,11 +61,11 @@ export class KubeTransport {
     try {
       for await (const chunk of res) chunks.push(chunk as Buffer);
     } catch (err) {
-      throw networkError(req.identifier, err);
+      throw networkError(req.identifier, err, this.server);
     }
     const text = Buffer.concat(chunks).toString('utf8');
     const code = res.statusCode ?? 0;
-    if (code < 200 || code > 299) throw statusError(code, text, req.identifier);
+    if (code < 200 || code > 299) throw statusError(code, text, req.identifier, this.server);
     return text === '' ? undefined : parseWireJson(text);
   }
 
@@ -74,7 +82,7 @@ export class KubeTransport {
     if (code !== 200) {
       const chunks: Buffer[] = [];
       for await (const chunk of res) chunks.push(chunk as Buffer);
-      throw statusError(code, Buffer.concat(chunks).toString('utf8'), req.identifier);
+      throw statusError(code, Buffer.concat(chunks).toString('utf8'), req.identifier, this.server);
     }
     let buffered = '';
     try {
@@ -90,7 +98,7 @@ export class KubeTransport {
       }
     } catch (err) {
       if (signal.aborted) return;
-      throw networkError(req.identifier, err);
+      throw networkError(req.identifier, err, this.server);
     } finally {
       res.destroy();
     }

@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import {
   canonicalCidr,
   cidrToName,
@@ -14,6 +14,7 @@ import {
 import { kubernetesAffinityStore } from './affinity-store.js';
 import { namespaceBinding, nodeBinding } from './core-bindings.js';
 import { CrdModelStore } from './crd-model-store.js';
+import { kubeAccessFor } from './kube-access-for.js';
 import { KubeTransport } from './kube-transport.js';
 import { modelBindings } from './model-bindings.js';
 import { coreResourceStore, crdResourceStore } from './resource-store.js';
@@ -21,18 +22,16 @@ import { coreResourceStore, crdResourceStore } from './resource-store.js';
 export type KubernetesApiGroup = 'crd.projectcalico.org/v1' | 'projectcalico.org/v3';
 
 export interface KubernetesDatastoreConfig {
-  /** A kubeconfig file path or a loaded KubeConfig. Absent: the default chain ($KUBECONFIG, in-cluster, ~/.kube/config). */
+  /**
+   * A kubeconfig file path or a loaded client-node KubeConfig (recognised by shape). Absent: the
+   * default chain ($KUBECONFIG, in-cluster, ~/.kube/config). A path is read by the small loader;
+   * client-node is loaded only for exec and auth-provider users.
+   */
   readonly kubeconfig?: string | KubeConfig;
+  /** The in-cluster service account directory (tests). Default `/var/run/secrets/kubernetes.io/serviceaccount`. */
+  readonly serviceAccountDir?: string;
   /** Default `crd.projectcalico.org/v1`. */
   readonly apiGroup?: KubernetesApiGroup;
-}
-
-function loadKubeConfig(source: string | KubeConfig | undefined): KubeConfig {
-  if (source instanceof KubeConfig) return source;
-  const kc = new KubeConfig();
-  if (source === undefined) kc.loadFromDefault();
-  else kc.loadFromFile(source);
-  return kc;
 }
 
 /**
@@ -40,8 +39,9 @@ function loadKubeConfig(source: string | KubeConfig | undefined): KubeConfig {
  * Nodes and Namespaces as views of the Kubernetes ones. No `transact`: Kubernetes cannot write
  * several objects atomically, so the core falls back to ordered writes with compensation.
  */
-export function createKubernetesDatastore(config: KubernetesDatastoreConfig = {}): Promise<Datastore> {
-  const transport = new KubeTransport(loadKubeConfig(config.kubeconfig));
+export async function createKubernetesDatastore(config: KubernetesDatastoreConfig = {}): Promise<Datastore> {
+  const access = await kubeAccessFor(config.kubeconfig, config.serviceAccountDir === undefined ? {} : { serviceAccountDir: config.serviceAccountDir });
+  const transport = new KubeTransport(access);
   const group: CrdGroup = config.apiGroup === 'projectcalico.org/v3' ? 'v3' : 'v1';
   const bindings = modelBindings(transport, group);
 
@@ -93,7 +93,10 @@ export function createKubernetesDatastore(config: KubernetesDatastoreConfig = {}
     handles,
     ipamConfig,
     upgradeHost: (node) => affinities.upgradeHost(node),
-    close: () => Promise.resolve(),
+    close: () => {
+      transport.close();
+      return Promise.resolve();
+    },
   };
-  return Promise.resolve(datastore);
+  return datastore;
 }

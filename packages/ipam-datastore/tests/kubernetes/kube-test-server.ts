@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -15,6 +17,15 @@ export interface KubeHarness {
   close(): Promise<void>;
 }
 
+/** Writes a token kubeconfig for the test server into a fresh directory; `cleanup` removes it. */
+export function kubeconfigFileFor(server: KubeApiServer, token = server.token): { path: string; cleanup(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ipamkit-kubeconfig-'));
+  const file = path.join(dir, 'kubeconfig');
+  writeFileSync(file, server.kubeconfigYaml().replace(server.token, token), { mode: 0o600 });
+  return { path: file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A client-node KubeConfig for the test server (the datastore recognises it by shape). */
 export function kubeConfigFor(server: KubeApiServer, token = server.token): KubeConfig {
   const kc = new KubeConfig();
   const options = server.kubeconfigOptions();
@@ -31,13 +42,16 @@ export async function startKubeHarness(options: { maxHistory?: number; apiGroup?
     initialNamespaces: [],
     ...(options.maxHistory === undefined ? {} : { maxHistory: options.maxHistory }),
   });
-  const datastore = await createKubernetesDatastore({ kubeconfig: kubeConfigFor(server), ...(options.apiGroup === undefined ? {} : { apiGroup: options.apiGroup }) });
+  // Through a kubeconfig file: the small loader and node:https, as a plugin call reads it.
+  const kubeconfig = kubeconfigFileFor(server);
+  const datastore = await createKubernetesDatastore({ kubeconfig: kubeconfig.path, ...(options.apiGroup === undefined ? {} : { apiGroup: options.apiGroup }) });
   return {
     server,
     datastore,
     async close() {
       await datastore.close();
       await server.close();
+      kubeconfig.cleanup();
     },
   };
 }

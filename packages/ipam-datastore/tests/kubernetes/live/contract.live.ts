@@ -1,8 +1,8 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { encodeV1, NotFoundError, type Datastore, type Model, type ResourceStore, type WireKind } from '@ipamkit/models';
 import { runDatastoreContract, type SoftDeletedRow } from '@ipamkit/test-utils';
 import { createKubernetesDatastore } from '../../../src/kubernetes/index.js';
 import { KubeCollection, type RawObject } from '../../../src/kubernetes/kube-collection.js';
+import { kubeAccessFor } from '../../../src/kubernetes/kube-access-for.js';
 import { KubeTransport } from '../../../src/kubernetes/kube-transport.js';
 
 // The contract suite against a real cluster with our CRDs installed. It deletes every IPAM object
@@ -14,9 +14,7 @@ if (kubeconfigPath === undefined || kubeconfigPath === '') {
   );
 }
 
-const kc = new KubeConfig();
-kc.loadFromFile(kubeconfigPath);
-const transport = new KubeTransport(kc);
+const transport = new KubeTransport(await kubeAccessFor(kubeconfigPath));
 const IPAM_PLURALS = ['ipamblocks', 'blockaffinities', 'ipamhandles', 'ipamconfigs', 'ippools', 'ipreservations'];
 const crd = (plural: string): KubeCollection => new KubeCollection(transport, { apiVersion: 'crd.projectcalico.org/v1', plural });
 const CONTRACT_NODES = ['node-a', 'node-b'];
@@ -83,10 +81,10 @@ async function withoutClusterObjects(datastore: Datastore): Promise<Datastore> {
 }
 
 runDatastoreContract(
-  `kubernetes (live cluster ${kc.getCurrentCluster()?.server ?? '?'})`,
+  `kubernetes (live cluster ${transport.server})`,
   async () => {
     await wipe();
-    const datastore = await createKubernetesDatastore({ kubeconfig: kc });
+    const datastore = await createKubernetesDatastore({ kubeconfig: kubeconfigPath });
     return {
       datastore: await withoutClusterObjects(datastore),
       cleanup: async () => {

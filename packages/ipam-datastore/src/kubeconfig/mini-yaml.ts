@@ -1,9 +1,9 @@
-import { NetworkConfigError } from '../errors.js';
 
 /**
  * A reader for the block-style YAML subset kubeconfig files use (maps, lists of maps, plain and
  * quoted scalars). Loading a full YAML library, or the Kubernetes client, would cost the exec'd
- * plugin tens to hundreds of milliseconds per pod (design/cni.md, "Start-up cost").
+ * plugin tens to hundreds of milliseconds per pod (design/ipam-datastore.md, "Kubernetes backend:
+ * kubeconfig loading"). Its errors carry a line number and a fixed description, never the text.
  */
 export type YamlValue = string | boolean | null | YamlValue[] | { [key: string]: YamlValue };
 
@@ -13,8 +13,19 @@ interface Line {
   no: number;
 }
 
-function unsupported(line: Line, what: string): NetworkConfigError {
-  return new NetworkConfigError(`kubeconfig: unsupported YAML at line ${line.no} (${what})`);
+/** A line the reader does not understand: `line` and a fixed description, never the line's text. */
+export class MiniYamlError extends Error {
+  override name = 'MiniYamlError';
+  constructor(
+    readonly line: number,
+    readonly problem: string,
+  ) {
+    super(`unsupported YAML at line ${line} (${problem})`);
+  }
+}
+
+function unsupported(line: Line, what: string): MiniYamlError {
+  return new MiniYamlError(line.no, what);
 }
 
 function scalar(raw: string, line: Line): YamlValue {
@@ -110,7 +121,7 @@ class Parser {
 export function parseMiniYaml(text: string): YamlValue {
   const lines: Line[] = [];
   text.split(/\r?\n/).forEach((raw, idx) => {
-    if (raw.includes('\t') && raw.trimStart().startsWith('\t')) throw new NetworkConfigError(`kubeconfig: tab indentation at line ${idx + 1}`);
+    if (/^ *\t/.test(raw)) throw new MiniYamlError(idx + 1, 'tab indentation');
     const trimmed = raw.trim();
     if (trimmed === '' || trimmed.startsWith('#') || trimmed === '---') return;
     lines.push({ indent: raw.length - raw.trimStart().length, text: trimmed, no: idx + 1 });

@@ -1,0 +1,80 @@
+import type { Agent, OutgoingHttpHeaders } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { RequestOptions } from 'node:https';
+import type { KubeConnection } from './kube-connection.js';
+
+/** How one request reaches the API server: the transport fills its options from this. */
+export interface KubeAccess {
+  /** The API server URL, without a trailing slash (may hold user info: messages use `displayServer`). */
+  readonly server: string;
+  /** Adds the TLS agent and the credentials to one request's options. */
+  prepare(options: RequestOptions): Promise<void>;
+  /** Frees idle keep-alive sockets (requests in flight, such as watches, run to their end). */
+  close(): void;
+}
+
+function isHeaderList(h: OutgoingHttpHeaders | readonly string[]): h is readonly string[] {
+  return Array.isArray(h);
+}
+
+// Bound service-account tokens rotate on disk; re-read at most this often, as client-go does.
+const TOKEN_FILE_REREAD_MS = 60_000;
+
+/**
+ * Access with the small loader's connection: one keep-alive agent carrying the CA, client
+ * certificate, key, server name and insecure flag, and the bearer token (or basic auth) as a
+ * header. `node:http(s)` is loaded on the first request: a CNI call that never talks to the API
+ * server pays nothing for TLS (design/ipam-datastore.md, "Kubernetes backend: kubeconfig loading").
+ */
+export function connectionAccess(conn: KubeConnection): KubeAccess {
+  let agent: Promise<Agent> | undefined;
+  let token = conn.token;
+  let tokenReadAt = Date.now();
+
+  const makeAgent = async (): Promise<Agent> => {
+    if (conn.server.startsWith('http:')) {
+      const http = await import('node:http');
+      return new http.Agent({ keepAlive: true });
+    }
+    const https = await import('node:https');
+    return new https.Agent({
+      keepAlive: true,
+      rejectUnauthorized: !conn.insecure,
+      ...(conn.ca === undefined ? {} : { ca: conn.ca }),
+      ...(conn.cert === undefined ? {} : { cert: conn.cert }),
+      ...(conn.key === undefined ? {} : { key: conn.key }),
+      ...(conn.tlsServerName === undefined ? {} : { servername: conn.tlsServerName }),
+    });
+  };
+
+  const currentToken = (): string | undefined => {
+    if (conn.tokenFile !== undefined && Date.now() - tokenReadAt > TOKEN_FILE_REREAD_MS) {
+      try {
+        token = readFileSync(conn.tokenFile, 'utf8').trim();
+        tokenReadAt = Date.now();
+      } catch {
+        // Keep the last token: the kubelet rewrites the file by rename, a failed read is momentary.
+      }
+    }
+    return token;
+  };
+
+  return {
+    server: conn.server,
+    async prepare(options) {
+      agent ??= makeAgent();
+      options.agent = await agent;
+      const prior = options.headers;
+      const headers: OutgoingHttpHeaders = prior === undefined || isHeaderList(prior) ? {} : { ...prior };
+      const bearer = currentToken();
+      if (bearer !== undefined) headers['authorization'] = `Bearer ${bearer}`;
+      else if (conn.username !== undefined) headers['authorization'] = `Basic ${Buffer.from(`${conn.username}:${conn.password ?? ''}`).toString('base64')}`;
+      options.headers = headers;
+    },
+    close() {
+      void agent?.then((a) => {
+        for (const sockets of Object.values(a.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+      });
+    },
+  };
+}
