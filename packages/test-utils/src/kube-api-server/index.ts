@@ -14,3 +14,5 @@ export { validateAgainstSchema } from './schema-validator.js';
 export type { OpenApiSchema, FieldError } from './schema-validator.js';
 export { parseLosslessJson, stringifyLosslessJson } from './lossless-json.js';
 export type { JsonValue } from './lossless-json.js';
+export { CALICO_API_MODES, KUBEVIRT_RESOURCE_TYPES, LEASE_RESOURCE_TYPE, deniedRequests, failOnDenial, startRoleBoundServer, unjustifiedGrants } from './role-bound-server.js';
+export type { CalicoApiMode, RoleBoundServer } from './role-bound-server.js';

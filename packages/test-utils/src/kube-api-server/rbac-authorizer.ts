@@ -106,6 +106,11 @@ export class RbacAuthorizer {
     return this.deniedRequests;
   }
 
+  /** The grants allowed requests have used, in rule order. */
+  usedGrants(): Grant[] {
+    return this.role.rules.flatMap((rule, index) => grantsOf(rule, index)).filter((g) => this.used.has(grantKey(g)));
+  }
+
   /** The grants of every rule that no allowed request has used yet. */
   unusedGrants(): Grant[] {
     return this.role.rules.flatMap((rule, index) => grantsOf(rule, index)).filter((g) => !this.used.has(grantKey(g)));

@@ -159,6 +159,12 @@ describe('RbacAuthorizer', () => {
     allowed(a, 'GET', '/api/v1/nodes');
     allowed(a, 'PATCH', '/api/v1/namespaces/default/services/web/status');
     allowed(a, 'GET', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/ipamkit-gc');
+    expect(a.usedGrants()).toEqual([
+      { rule: 0, verb: 'get', resource: 'nodes' },
+      { rule: 0, verb: 'list', resource: 'nodes' },
+      { rule: 1, verb: 'patch', resource: 'services/status' },
+      { rule: 2, verb: 'get', resource: 'leases.coordination.k8s.io', resourceName: 'ipamkit-gc' },
+    ]);
     expect(a.unusedGrants()).toEqual([
       { rule: 0, verb: 'watch', resource: 'nodes' },
       { rule: 1, verb: 'update', resource: 'services/status' },
