@@ -10,6 +10,7 @@ import { createKubernetesDatastore, type KubernetesApiGroup } from '../../src/ku
 export const CRD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../manifests/crds');
 export const CRD_V3_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../manifests/crds-v3');
 export const RBAC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../manifests/rbac');
+export const RBAC_V3_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../manifests/rbac-v3');
 
 export interface KubeHarness {
   readonly server: KubeApiServer;

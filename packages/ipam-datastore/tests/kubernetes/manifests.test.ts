@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORE_RESOURCE_TYPES, loadCrdDirectory, loadManifestDocuments } from '@ipamkit/test-utils';
-import { CRD_DIR, CRD_V3_DIR, RBAC_DIR } from './kube-test-server.js';
+import { CORE_RESOURCE_TYPES, loadClusterRole, loadCrdDirectory, loadManifestDocuments, RbacAuthorizer, requestAttributes } from '@ipamkit/test-utils';
+import { CRD_DIR, CRD_V3_DIR, RBAC_DIR, RBAC_V3_DIR } from './kube-test-server.js';
 
 interface PolicyRule {
   apiGroups?: string[];
@@ -55,9 +57,14 @@ describe('v3-group CRD manifests', () => {
   });
 });
 
-describe('RBAC manifests', () => {
-  const docs = loadManifestDocuments(RBAC_DIR);
-  const crdResources = new Set(loadCrdDirectory(CRD_DIR).map((t) => `${t.group}|${t.plural}`));
+const RBAC_MODES = [
+  { name: 'v1', rbacDir: RBAC_DIR, crdDir: CRD_DIR, group: 'crd.projectcalico.org' },
+  { name: 'v3', rbacDir: RBAC_V3_DIR, crdDir: CRD_V3_DIR, group: 'projectcalico.org' },
+];
+
+describe.each(RBAC_MODES)('RBAC manifests ($name group)', ({ rbacDir, crdDir }) => {
+  const docs = loadManifestDocuments(rbacDir);
+  const crdResources = new Set(loadCrdDirectory(crdDir).map((t) => `${t.group}|${t.plural}`));
   const coreResources = new Set([...CORE_RESOURCE_TYPES.map((t) => `|${t.plural}`), ...CORE_SUBRESOURCES.map((r) => `|${r}`)]);
   // Built-in and add-on kinds the controllers read but we ship no CRD for: leader-election Leases and
   // KubeVirt's VMs (the GC keeps a VM's address while its VMI or VM exists).
@@ -65,21 +72,20 @@ describe('RBAC manifests', () => {
     'coordination.k8s.io|leases',
     'kubevirt.io|virtualmachineinstances',
     'kubevirt.io|virtualmachines',
-    'kubevirt.io|virtualmachineinstancemigrations',
   ]);
 
-  it('hold one comment-free ClusterRole per consumer, named after it', () => {
+  it('hold one ClusterRole per consumer, named after it, whose justified comments parse', () => {
     expect(docs.map((d) => d.file).sort()).toEqual(CONSUMERS.map((c) => `${c}.yaml`));
     for (const d of docs) {
       const role = d.document as ClusterRole;
       const consumer = d.file.replace(/\.yaml$/, '');
-      expect({ file: d.file, kind: role.kind, name: role.metadata?.name, component: role.metadata?.labels?.['app.kubernetes.io/component'], comments: d.comments }).toEqual({
+      expect({ file: d.file, kind: role.kind, name: role.metadata?.name, component: role.metadata?.labels?.['app.kubernetes.io/component'] }).toEqual({
         file: d.file,
         kind: 'ClusterRole',
         name: `ipamkit-${consumer}`,
         component: consumer,
-        comments: false,
       });
+      expect(loadClusterRole(path.join(rbacDir, d.file)).name).toBe(`ipamkit-${consumer}`);
     }
   });
 
@@ -101,5 +107,42 @@ describe('RBAC manifests', () => {
     expect(writers('nodes')).toEqual(['tunnel-alloc.yaml']);
     expect(writers('pods')).toEqual([]);
     expect(writers('namespaces')).toEqual([]);
+  });
+
+  it('lets the tunnel allocator update a whole Node by compare-and-swap but never patch it or its status', () => {
+    const authorizer = new RbacAuthorizer(loadClusterRole(path.join(rbacDir, 'tunnel-alloc.yaml')));
+    const may = (method: string, p: string) => authorizer.decide(requestAttributes(method, p, new URLSearchParams())).allowed;
+    expect([may('PUT', '/api/v1/nodes/n1'), may('PATCH', '/api/v1/nodes/n1'), may('PUT', '/api/v1/nodes/n1/status'), may('DELETE', '/api/v1/nodes/n1')]).toEqual([true, false, false, false]);
+  });
+
+  it('let the CNI plugin read KubeVirt VMs and VMIs, pods and namespaces, and write none of them', () => {
+    const authorizer = new RbacAuthorizer(loadClusterRole(path.join(rbacDir, 'cni.yaml')));
+    const may = (method: string, p: string) => authorizer.decide(requestAttributes(method, p, new URLSearchParams())).allowed;
+    expect([
+      may('GET', '/apis/kubevirt.io/v1/namespaces/vms/virtualmachineinstances/vm1'),
+      may('GET', '/apis/kubevirt.io/v1/namespaces/vms/virtualmachines/vm1'),
+      may('GET', '/api/v1/namespaces/default/pods/web'),
+      may('GET', '/api/v1/namespaces/default'),
+      may('PUT', '/apis/kubevirt.io/v1/namespaces/vms/virtualmachines/vm1'),
+      may('PATCH', '/api/v1/namespaces/default/pods/web'),
+    ]).toEqual([true, true, true, true, false, false]);
+  });
+});
+
+describe('v1 and v3 RBAC manifests', () => {
+  it('grant the same, but for the group and the config kind\'s plural', () => {
+    const normalise = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => !line.trimStart().startsWith('#'))
+        .join('\n')
+        .replaceAll('crd.projectcalico.org', 'projectcalico.org')
+        .replaceAll('ipamconfigs', 'ipamconfigurations');
+    for (const consumer of CONSUMERS) {
+      const v1 = readFileSync(path.join(RBAC_DIR, `${consumer}.yaml`), 'utf8');
+      const v3 = readFileSync(path.join(RBAC_V3_DIR, `${consumer}.yaml`), 'utf8');
+      expect({ consumer, v3: normalise(v3) }).toEqual({ consumer, v3: normalise(v1) });
+      expect(v3).not.toContain('crd.projectcalico.org]');
+    }
   });
 });

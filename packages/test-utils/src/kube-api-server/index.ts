@@ -1,5 +1,11 @@
 export { startKubeApiServer } from './kube-api-server.js';
-export type { KubeApiServer, KubeApiServerOptions, InjectedFailure, RecordedRequest, RawObjectRef, KubeconfigOptions } from './kube-api-server.js';
+export type { KubeApiServer, KubeApiServerOptions, InjectedFailure, RecordedRequest, RawObjectRef, KubeconfigOptions, KubeconfigIdentity } from './kube-api-server.js';
+export { ClusterRoleError, loadClusterRole, parseClusterRole } from './cluster-role.js';
+export type { ClusterRole, Justification, PolicyRule } from './cluster-role.js';
+export { RbacAuthorizer, describeGrant, leastPrivilegeReport } from './rbac-authorizer.js';
+export type { Decision, Denial, Grant } from './rbac-authorizer.js';
+export { requestAttributes } from './request-attributes.js';
+export type { RequestAttributes } from './request-attributes.js';
 export { loadCrdDirectory, loadManifestDocuments, resourceTypesFromCrd, CORE_RESOURCE_TYPES } from './resource-types.js';
 export type { ResourceType } from './resource-types.js';
 export { parseLabelSelector, matchesLabels } from './label-selector.js';
@@ -8,3 +14,5 @@ export { validateAgainstSchema } from './schema-validator.js';
 export type { OpenApiSchema, FieldError } from './schema-validator.js';
 export { parseLosslessJson, stringifyLosslessJson } from './lossless-json.js';
 export type { JsonValue } from './lossless-json.js';
+export { CALICO_API_MODES, KUBEVIRT_RESOURCE_TYPES, LEASE_RESOURCE_TYPE, deniedRequests, failOnDenial, startRoleBoundServer, unjustifiedGrants } from './role-bound-server.js';
+export type { CalicoApiMode, RoleBoundServer } from './role-bound-server.js';

@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { stringify as toYaml } from 'yaml';
 import { JsonSyntaxError, parseLosslessJson, stringifyLosslessJson, type JsonValue } from './lossless-json.js';
 import { metadataOf, nowTimestamp, textOf } from './object-meta.js';
+import type { ClusterRole } from './cluster-role.js';
 import { ObjectStore, type KubeObject } from './object-store.js';
+import { RbacAuthorizer } from './rbac-authorizer.js';
+import { requestAttributes } from './request-attributes.js';
 import { collectionOf, objectKey, ResourceHandlers } from './resource-handlers.js';
 import { CORE_RESOURCE_TYPES, loadCrdDirectory, type ResourceType } from './resource-types.js';
 import { KubeStatusError, statusErrors } from './status.js';
@@ -24,6 +27,19 @@ export interface KubeApiServerOptions {
   readonly initialNamespaces?: readonly string[];
   /** Bearer token every request must carry. Default: a random one (in `kubeconfigOptions()`). */
   readonly token?: string;
+  /**
+   * The ClusterRole bound to the user of `token`: each of its requests is authorized against the
+   * rules and answered 403 Forbidden when none allows it (design/test-utils.md, "The RBAC
+   * authorizer"). Requests carrying `adminToken` are never checked. Default: no authorization.
+   */
+  readonly clusterRole?: ClusterRole;
+  /** The user 403 messages name. Default `system:serviceaccount:kube-system:ipamkit`. */
+  readonly userName?: string;
+}
+
+/** Which credentials a kubeconfig carries: the (possibly role-bound) user's, or the unchecked admin's. */
+export interface KubeconfigIdentity {
+  readonly admin?: boolean;
 }
 
 /** A canned failure for the next matching requests (retry and error-mapping tests). */
@@ -63,10 +79,14 @@ export interface KubeApiServer {
   readonly url: string;
   readonly port: number;
   readonly token: string;
-  kubeconfigOptions(): KubeconfigOptions;
-  kubeconfigYaml(): string;
+  /** A second token whose requests are never authorized: test set-up and inspection under a role. */
+  readonly adminToken: string;
+  /** The authorizer of `clusterRole`, when one was given: what was used, what was denied. */
+  readonly authorizer: RbacAuthorizer | undefined;
+  kubeconfigOptions(identity?: KubeconfigIdentity): KubeconfigOptions;
+  kubeconfigYaml(identity?: KubeconfigIdentity): string;
   /** Writes the kubeconfig YAML to `file` (mode 0600) and returns the path. */
-  writeKubeconfig(file: string): string;
+  writeKubeconfig(file: string, identity?: KubeconfigIdentity): string;
   /** Stores `object` as-is (no validation, no pruning) with fresh rv/uid unless given; watchers see it. */
   inject(object: Record<string, unknown>): KubeObject;
   /** The stored object exactly as the server holds it, or undefined. */
@@ -109,6 +129,9 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   const store = new ObjectStore(options.maxHistory ?? 1000);
   const handlers = new ResourceHandlers(store);
   const token = options.token ?? randomUUID();
+  const adminToken = randomUUID();
+  const authorizer = options.clusterRole === undefined ? undefined : new RbacAuthorizer(options.clusterRole);
+  const userName = options.userName ?? 'system:serviceaccount:kube-system:ipamkit';
   const requests: RecordedRequest[] = [];
   const failures: { failure: InjectedFailure; left: number }[] = [];
   const watchStops = new Set<() => void>();
@@ -148,7 +171,13 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     const record: RecordedRequest = { method, path: url.pathname, query: Object.fromEntries(url.searchParams) };
     requests.push(record);
     if (requests.length > 1000) requests.shift();
-    if (req.headers.authorization !== `Bearer ${token}`) throw statusErrors.unauthorized();
+    const admin = req.headers.authorization === `Bearer ${adminToken}`;
+    if (!admin && req.headers.authorization !== `Bearer ${token}`) throw statusErrors.unauthorized();
+    if (!admin && authorizer !== undefined) {
+      // Authorization comes before the handler, as in the API server: a denied request gets 403 even for an unserved path.
+      const attributes = requestAttributes(method, url.pathname, url.searchParams);
+      if (!authorizer.authorize(attributes, method, url.pathname)) throw statusErrors.forbidden(userName, attributes);
+    }
     const failure = failures.find((f) => (f.failure.method ?? method) === method && url.pathname.includes(f.failure.pathIncludes ?? ''));
     if (failure !== undefined) {
       failure.left -= 1;
@@ -208,18 +237,19 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
 
-  const kubeconfigOptions = (): KubeconfigOptions => ({
+  const tokenOf = (identity: KubeconfigIdentity = {}): string => (identity.admin === true ? adminToken : token);
+  const kubeconfigOptions = (identity?: KubeconfigIdentity): KubeconfigOptions => ({
     clusters: [{ name: 'ipamkit-test', server: url, skipTLSVerify: true }],
-    users: [{ name: 'ipamkit-test', token }],
+    users: [{ name: 'ipamkit-test', token: tokenOf(identity) }],
     contexts: [{ name: 'ipamkit-test', cluster: 'ipamkit-test', user: 'ipamkit-test' }],
     currentContext: 'ipamkit-test',
   });
-  const kubeconfigYaml = (): string =>
+  const kubeconfigYaml = (identity?: KubeconfigIdentity): string =>
     toYaml({
       apiVersion: 'v1',
       kind: 'Config',
       clusters: [{ name: 'ipamkit-test', cluster: { server: url, 'insecure-skip-tls-verify': true } }],
-      users: [{ name: 'ipamkit-test', user: { token } }],
+      users: [{ name: 'ipamkit-test', user: { token: tokenOf(identity) } }],
       contexts: [{ name: 'ipamkit-test', context: { cluster: 'ipamkit-test', user: 'ipamkit-test' } }],
       'current-context': 'ipamkit-test',
     });
@@ -234,10 +264,12 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     url,
     port,
     token,
+    adminToken,
+    authorizer,
     kubeconfigOptions,
     kubeconfigYaml,
-    writeKubeconfig(file) {
-      writeFileSync(file, kubeconfigYaml(), { mode: 0o600 });
+    writeKubeconfig(file, identity) {
+      writeFileSync(file, kubeconfigYaml(identity), { mode: 0o600 });
       return file;
     },
     inject(object) {

@@ -1,3 +1,4 @@
+import type { RequestAttributes } from './request-attributes.js';
 import type { FieldError } from './schema-validator.js';
 
 /** A failed request, answered with a `Status` body exactly as the API server shapes it. */
@@ -60,4 +61,16 @@ export const statusErrors = {
     new KubeStatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json (got ${contentType})`),
   unauthorized: (): KubeStatusError => new KubeStatusError(401, 'Unauthorized', 'Unauthorized'),
   pathNotFound: (): KubeStatusError => new KubeStatusError(404, 'NotFound', 'the server could not find the requested resource'),
+  /** The API server's RBAC denial, word for word: `nodes "n1" is forbidden: User "u" cannot patch resource "nodes" in API group "" at the cluster scope`. */
+  forbidden: (user: string, a: RequestAttributes): KubeStatusError => {
+    if (a.kind === 'non-resource') return new KubeStatusError(403, 'Forbidden', `forbidden: User "${user}" cannot ${a.verb} path "${a.path}"`);
+    const resource = a.subresource === undefined ? a.resource : `${a.resource}/${a.subresource}`;
+    const subject = `${a.group === '' ? a.resource : `${a.resource}.${a.group}`}${a.name === undefined ? '' : ` "${a.name}"`}`;
+    const scope = a.namespace === undefined ? 'at the cluster scope' : `in the namespace "${a.namespace}"`;
+    return new KubeStatusError(403, 'Forbidden', `${subject} is forbidden: User "${user}" cannot ${a.verb} resource "${resource}" in API group "${a.group}" ${scope}`, {
+      ...(a.name === undefined ? {} : { name: a.name }),
+      group: a.group,
+      kind: a.resource,
+    });
+  },
 };
