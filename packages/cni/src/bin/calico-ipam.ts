@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { CNI_CODES } from '../errors.js';
 import { runCni } from '../run-cni.js';
-import { exitAfterOutput } from './exit-after-output.js';
+import { PluginOutput } from './plugin-output.js';
 
 /** The package version, put in by the build (tsup `define`, from package.json). */
 declare const __CALICO_IPAM_VERSION__: string;
+
+const output = new PluginOutput();
 
 /**
  * The exec'd plugin: config on stdin, result or error JSON on stdout, exit 0 or 1. Flags of
@@ -22,13 +24,19 @@ async function main(): Promise<{ stdout: string; code: number }> {
       return { stdout: JSON.stringify({ code: CNI_CODES.ioFailure, msg: `error reading from stdin: ${msg}` }, null, 4), code: 1 };
     }
   }
-  const { exitCode, stdout } = await runCni({ env: process.env, stdin });
+  const { exitCode, stdout } = await runCni({ env: process.env, stdin, stderr: (line) => output.write(2, line) });
   return { stdout, code: exitCode };
 }
 
 // Exit explicitly (a datastore client may leave an idle socket or timer behind after close()),
-// but only after the answer has been written out whole.
+// but only once the answer has been written out whole, whatever its size.
 main().then(
-  ({ stdout, code }) => exitAfterOutput(stdout, code),
-  (err: unknown) => exitAfterOutput(JSON.stringify({ code: CNI_CODES.internal, msg: err instanceof Error ? err.message : String(err) }, null, 4), 1),
+  ({ stdout, code }) => {
+    output.write(1, stdout);
+    output.exitWhenWritten(code);
+  },
+  (err: unknown) => {
+    output.write(1, JSON.stringify({ code: CNI_CODES.internal, msg: err instanceof Error ? err.message : String(err) }, null, 4));
+    output.exitWhenWritten(1);
+  },
 );
