@@ -61,6 +61,13 @@ for (const name of ${JSON.stringify(CRYPTO_EXPORTS)}) {
   },
 };
 
+/**
+ * `import()` of a module left outside the bundle (e.g. `node:http`) becomes a `require`: a single
+ * executable has no dynamic import at all, and in the `.cjs` bundle it would start Node's ES module
+ * loader, which costs milliseconds.
+ */
+const REQUIRE_NOT_IMPORT = { 'dynamic-import': false };
+
 export default defineConfig([
   libraryBuild({ clean: false }),
   // The exec'd plugin for people who run it with their own node: one CommonJS file with our own
@@ -81,6 +88,9 @@ export default defineConfig([
       // Keep `node:` specifiers, so that lazyCrypto sees `node:crypto` too.
       removeNodeProtocol: false,
       esbuildPlugins: [lazyCrypto],
+      esbuildOptions(options) {
+        options.supported = { ...options.supported, ...REQUIRE_NOT_IMPORT };
+      },
     },
   ),
   // The main script of the single executable (scripts/build-sea.mjs turns it into dist/calico-ipam):
@@ -102,6 +112,7 @@ export default defineConfig([
       esbuildPlugins: [notInsideTheExecutable, lazyCrypto],
       esbuildOptions(options) {
         options.alias = { bindings: './scripts/sea-bindings.cjs' };
+        options.supported = { ...options.supported, ...REQUIRE_NOT_IMPORT };
       },
     },
   ),
