@@ -29,7 +29,7 @@ export class PluginOutput {
     }
     this.queued.set(fd, (this.queued.get(fd) ?? 0) + 1);
     const stream = fd === 1 ? process.stdout : process.stderr;
-    stream.on('error', () => undefined);
+    if (stream.listenerCount('error') === 0) stream.on('error', () => undefined);
     stream.write(rest, () => {
       this.queued.set(fd, (this.queued.get(fd) ?? 1) - 1);
       this.exitIfDone();
