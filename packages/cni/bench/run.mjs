@@ -1,87 +1,152 @@
-// ADD+DEL latency of the calico-ipam bin beside Debian's Go host-local plugin (spec/toolchain.md §5).
-// Usage: npm run bench -w @ipamkit/cni   (BENCH_RUNS=200 by default; build first with tsup)
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+// The cost of one plugin call (issue 16, design/cni.md "Start-up cost"): ADD, DEL and VERSION of the
+// shipped single executable against `node -e 0` and Debian's host-local, in one process tree and in
+// alternating order, on SQLite, a real etcd and the Kubernetes API test server; then 100 pods ADDed on
+// one node by 10 parallel callers. Prints a table, PASS/FAIL per target, and a one-line JSON summary.
+// Usage: npm run bench -w @ipamkit/cni   (BENCH_RUNS=40 rounds per backend; BENCH_BACKENDS=SQLite,etcd;
+// BENCH_EXECUTABLE=path/to/calico-ipam or a .cjs bundle to measure another build)
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDatastore } from '@ipamkit/ipam-datastore';
+import { etcdBackend, kubernetesBackend, sqliteBackend } from './backends.mjs';
+import { GNU_TIME, median, peakRssMb, run, Series } from './measure.mjs';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 200);
-const BIN = fileURLToPath(new URL('../dist/calico-ipam.cjs', import.meta.url));
+const RUNS = Number(process.env.BENCH_RUNS ?? 40);
+const ONLY = process.env.BENCH_BACKENDS?.split(',').filter((b) => b !== '');
+const EXE = process.env.BENCH_EXECUTABLE ?? fileURLToPath(new URL('../dist/calico-ipam', import.meta.url));
+// A `.cjs` bundle (e.g. an older build, for a before/after table) runs under this process's node.
+const [EXE_CMD, EXE_ARGS] = EXE.endsWith('.cjs') ? [process.execPath, [EXE]] : [EXE, []];
 const HOST_LOCAL = '/usr/lib/cni/host-local';
-if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npx --no-install tsup" first`);
-if (!existsSync(HOST_LOCAL)) throw new Error(`${HOST_LOCAL} is missing: apt-get install containernetworking-plugins`);
+const PODS = 100;
+const CALLERS = 10;
+for (const file of [EXE, HOST_LOCAL, GNU_TIME]) {
+  if (!existsSync(file)) throw new Error(`${file} is missing (build with "npm run build -w @ipamkit/cni"; apt-get install containernetworking-plugins time)`);
+}
 
-const dir = mkdtempSync(join(tmpdir(), 'ipamkit-cni-bench-'));
 // Gotcha G1: NODE_EXTRA_CA_CERTS adds ~40 ms to every node start; a CNI runtime does not set it.
 const baseEnv = { ...process.env };
 delete baseEnv.NODE_EXTRA_CA_CERTS;
-
-const ours = JSON.stringify({
-  cniVersion: '1.0.0', name: 'bench-net', type: 'calico', nodename: 'bench-node',
-  datastore_type: 'sqlite', sqlite_path: join(dir, 'ipam.db'), ipam_lock_file: join(dir, 'ipam.lock'),
-  ipam: { type: 'calico-ipam' },
+const cniEnv = (verb, id, args) => ({
+  ...baseEnv, CNI_COMMAND: verb, CNI_CONTAINERID: id, CNI_NETNS: '/proc/self/ns/net', CNI_IFNAME: 'eth0', CNI_PATH: '/usr/lib/cni',
+  ...(args === undefined ? {} : { CNI_ARGS: args }),
 });
-const hostLocal = JSON.stringify({
+
+const dir = mkdtempSync(join(tmpdir(), 'ipamkit-cni-bench-'));
+const hostLocalConf = JSON.stringify({
   cniVersion: '1.0.0', name: 'ipam-bench', type: 'bridge',
-  ipam: { type: 'host-local', ranges: [[{ subnet: '10.10.0.0/16' }]], dataDir: join(dir, 'cni-data') },
+  ipam: { type: 'host-local', ranges: [[{ subnet: '10.10.0.0/16' }]], dataDir: join(dir, 'host-local') },
 });
 
-// CPU of reaped children (cutime + cstime, in clock ticks of 10 ms) from /proc/self/stat: the
-// machine is shared, so CPU time is the steadier measure (spec/toolchain.md G13).
-function childCpuTicks() {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return Number(fields[13]) + Number(fields[14]);
+/** RUNS rounds of node -e 0, ADD, DEL, VERSION and host-local ADD/DEL, the order alternating per round. */
+async function timeCalls(backend) {
+  const s = {
+    node: new Series('node -e 0'), add: new Series(`${backend.name} ADD`), del: new Series(`${backend.name} DEL`),
+    version: new Series('VERSION'), hlAdd: new Series('host-local ADD'), hlDel: new Series('host-local DEL'),
+  };
+  const node = () => s.node.time(process.execPath, ['-e', '0'], baseEnv);
+  const version = () => s.version.time(EXE_CMD, EXE_ARGS, cniEnv('VERSION', 'v'));
+  for (let i = 0; i < RUNS; i++) {
+    const id = `${backend.name.toLowerCase()}-${i}`;
+    const args = backend.cniArgs(id);
+    const add = () => s.add.time(EXE_CMD, EXE_ARGS, cniEnv('ADD', id, args), backend.conf);
+    const del = () => s.del.time(EXE_CMD, EXE_ARGS, cniEnv('DEL', id, args), backend.conf);
+    const hlAdd = () => s.hlAdd.time(HOST_LOCAL, [], cniEnv('ADD', id), hostLocalConf);
+    const hlDel = () => s.hlDel.time(HOST_LOCAL, [], cniEnv('DEL', id), hostLocalConf);
+    const order = i % 2 === 0 ? [node, add, hlAdd, del, hlDel, version] : [hlAdd, add, node, version, hlDel, del];
+    for (const call of order) await call();
+  }
+  return s;
 }
-const cpu = { ours: 0, hl: 0 };
 
-function timed(command, args, verb, id, stdin) {
-  const ticks = childCpuTicks();
-  const env = { ...baseEnv, CNI_COMMAND: verb, CNI_CONTAINERID: id, CNI_NETNS: '/proc/self/ns/net', CNI_IFNAME: 'eth0', CNI_PATH: '/usr/lib/cni' };
+/** Peak RSS of one call: the largest of a few ADD, DEL and VERSION calls under GNU time. */
+async function peakRss(backend) {
+  let peak = 0;
+  for (let i = 0; i < 3; i++) {
+    const id = `rss-${i}`;
+    const args = backend.cniArgs(id);
+    peak = Math.max(peak, await peakRssMb(EXE_CMD, EXE_ARGS, cniEnv('ADD', id, args), backend.conf));
+    peak = Math.max(peak, await peakRssMb(EXE_CMD, EXE_ARGS, cniEnv('DEL', id, args), backend.conf));
+    peak = Math.max(peak, await peakRssMb(EXE_CMD, EXE_ARGS, cniEnv('VERSION', id)));
+  }
+  return peak;
+}
+
+/** PODS ADDs by CALLERS concurrent callers on one node (one host lock), as kubelet starts pods; total wall ms. */
+async function parallelPods(backend) {
+  const ids = Array.from({ length: PODS }, (_, i) => `par-${i}`);
+  const args = new Map(ids.map((id) => [id, backend.cniArgs(id)]));
+  const addresses = [];
+  const caller = async (k, verb) => {
+    for (let i = k; i < PODS; i += CALLERS) {
+      const r = await run(EXE_CMD, EXE_ARGS, cniEnv(verb, ids[i], args.get(ids[i])), backend.conf);
+      if (r.code !== 0) throw new Error(`${verb} ${ids[i]} failed (exit ${r.code}): ${r.stdout}`.slice(0, 2000));
+      if (verb === 'ADD') addresses.push(JSON.parse(r.stdout).ips[0].address);
+    }
+  };
   const start = process.hrtime.bigint();
-  const r = spawnSync(command, args, { env, input: stdin, encoding: 'utf8' });
+  await Promise.all(Array.from({ length: CALLERS }, (_, k) => caller(k, 'ADD')));
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`${command} ${verb} ${id} failed (${r.status}): ${r.stdout}${r.stderr}`);
-  cpu[command === HOST_LOCAL ? 'hl' : 'ours'] += childCpuTicks() - ticks;
+  if (new Set(addresses).size !== PODS) throw new Error(`${backend.name}: ${PODS} parallel ADDs gave ${new Set(addresses).size} distinct addresses`);
+  await Promise.all(Array.from({ length: CALLERS }, (_, k) => caller(k, 'DEL')));
   return ms;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+const TARGETS = { addDel: { SQLite: 1.3, etcd: 1.5, Kubernetes: 1.5 }, version: 1.1, rssMb: 60, podsMs: 5000 };
+const results = {};
+const checks = [];
+const check = (name, value, limit, unit) => checks.push({ name, value, limit, unit, pass: value <= limit });
+const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 
+const starts = { SQLite: sqliteBackend, etcd: etcdBackend, Kubernetes: kubernetesBackend };
 try {
-  const ds = await createDatastore({ type: 'sqlite', path: join(dir, 'ipam.db') });
-  await ds.nodes.create({ name: 'bench-node' });
-  await ds.ipPools.create({ name: 'bench-pool', cidr: '10.90.0.0/16', blockSize: 26 });
-  await ds.close();
-
-  const t = { oursAdd: [], oursDel: [], hlAdd: [], hlDel: [] };
-  // Interleaved so that machine noise (spec/toolchain.md G13) hits both plugins alike.
-  for (let i = 0; i < RUNS; i++) {
-    const id = `bench-${i}`;
-    t.oursAdd.push(timed(process.execPath, [BIN], 'ADD', id, ours));
-    t.hlAdd.push(timed(HOST_LOCAL, [], 'ADD', id, hostLocal));
-    t.oursDel.push(timed(process.execPath, [BIN], 'DEL', id, ours));
-    t.hlDel.push(timed(HOST_LOCAL, [], 'DEL', id, hostLocal));
+  for (const [name, start] of Object.entries(starts)) {
+    if (ONLY !== undefined && ONLY.length > 0 && !ONLY.includes(name)) continue;
+    const backendDir = mkdtempSync(join(dir, `${name}-`));
+    const backend = await start(backendDir);
+    try {
+      const s = await timeCalls(backend);
+      const rss = await peakRss(backend);
+      const podsMs = await parallelPods(backend);
+      const n = s.node.median;
+      const r = {
+        nodeMs: n, nodeCpuMs: s.node.cpuMs,
+        addMs: s.add.median, addP95Ms: s.add.p95, addRatio: s.add.median / n, addCpuMs: s.add.cpuMs,
+        delMs: s.del.median, delP95Ms: s.del.p95, delRatio: s.del.median / n, delCpuMs: s.del.cpuMs,
+        versionMs: s.version.median, versionRatio: s.version.median / n, versionCpuMs: s.version.cpuMs,
+        hostLocalAddMs: s.hlAdd.median, hostLocalDelMs: s.hlDel.median, hostLocalCpuMs: (s.hlAdd.cpuMs + s.hlDel.cpuMs) / 2,
+        addDelRatioToHostLocal: median(s.add.ms.map((x, i) => x + s.del.ms[i])) / median(s.hlAdd.ms.map((x, i) => x + s.hlDel.ms[i])),
+        peakRssMb: rss, pods100Ms: podsMs,
+      };
+      results[name] = r;
+      console.log(`\n${name}: ${RUNS} rounds, NODE_EXTRA_CA_CERTS unset, ${EXE}`);
+      console.log(`  call          median ms   p95 ms  ÷ node -e 0   CPU ms/call`);
+      const row = (label, series, ratio) => console.log(`  ${label.padEnd(13)} ${fmt(series.median).padStart(9)} ${fmt(series.p95).padStart(8)} ${(ratio === undefined ? '' : `${fmt(ratio, 2)}x`).padStart(12)} ${fmt(series.cpuMs).padStart(13)}`);
+      row('node -e 0', s.node);
+      row('ADD', s.add, r.addRatio);
+      row('DEL', s.del, r.delRatio);
+      row('VERSION', s.version, r.versionRatio);
+      row('host-local ADD', s.hlAdd);
+      row('host-local DEL', s.hlDel);
+      console.log(`  peak RSS of one call ${fmt(rss)} MB; ${PODS} pods by ${CALLERS} parallel callers: ${fmt(podsMs, 0)} ms`);
+      check(`${name} ADD ÷ node -e 0`, r.addRatio, TARGETS.addDel[name], 'x');
+      check(`${name} DEL ÷ node -e 0`, r.delRatio, TARGETS.addDel[name], 'x');
+      check(`${name} VERSION ÷ node -e 0`, r.versionRatio, TARGETS.version, 'x');
+      check(`${name} peak RSS`, rss, TARGETS.rssMb, ' MB');
+      check(`${name} ${PODS} pods, ${CALLERS} callers`, podsMs, TARGETS.podsMs, ' ms');
+    } catch (err) {
+      // One backend failing (e.g. a client the executable does not contain) must not hide the others.
+      const message = err instanceof Error ? err.message : String(err);
+      results[name] = { error: message };
+      console.log(`\n${name}: FAILED: ${message}`);
+      checks.push({ name: `${name} calls succeed`, value: Number.NaN, limit: 0, unit: '', pass: false });
+    } finally {
+      await backend.stop();
+    }
   }
-  const sum = (a, b) => a.map((x, i) => x + b[i]);
-  const oursBoth = sum(t.oursAdd, t.oursDel);
-  const hlBoth = sum(t.hlAdd, t.hlDel);
-  const row = (name, xs) => `${name.padEnd(22)} median ${median(xs).toFixed(1).padStart(7)} ms   p95 ${p95(xs).toFixed(1).padStart(7)} ms`;
-  console.log(`calico-ipam (${(statSync(BIN).size / 1024).toFixed(0)} KB bundle, SQLite) vs host-local, ${RUNS} runs, NODE_EXTRA_CA_CERTS unset`);
-  console.log(row('calico-ipam ADD', t.oursAdd));
-  console.log(row('calico-ipam DEL', t.oursDel));
-  console.log(row('host-local ADD', t.hlAdd));
-  console.log(row('host-local DEL', t.hlDel));
-  console.log(row('calico-ipam ADD+DEL', oursBoth));
-  console.log(row('host-local ADD+DEL', hlBoth));
-  console.log(`ratio of medians (ADD+DEL): ${(median(oursBoth) / median(hlBoth)).toFixed(2)}x`);
-  const perPair = (ticks) => ((ticks * 10) / RUNS).toFixed(1);
-  console.log(`CPU per ADD+DEL (user+sys, mean): calico-ipam ${perPair(cpu.ours)} ms, host-local ${perPair(cpu.hl)} ms, ratio ${(cpu.ours / Math.max(1, cpu.hl)).toFixed(2)}x`);
+  console.log('\ntargets:');
+  for (const c of checks) console.log(`  ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}${Number.isNaN(c.value) ? '' : `: ${fmt(c.value, c.unit === 'x' ? 2 : 1)}${c.unit} (target ≤ ${c.limit}${c.unit})`}`);
+  if (results.SQLite?.addDelRatioToHostLocal !== undefined) console.log(`ratio of medians (ADD+DEL): ${results.SQLite.addDelRatioToHostLocal.toFixed(2)}x (the executable on SQLite ÷ host-local)`);
+  console.log(JSON.stringify({ bench: 'cni', runs: RUNS, executable: EXE, results, targets: checks }));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCni } from '../src/index.js';
 import { dump, seed, sqliteBackend, type TestBackend } from './helpers/backend.js';
 import { cniEnv, netConf } from './helpers/cni-call.js';
-import { assertBinBuilt, runBin } from './helpers/spawn-bin.js';
+import { ARTEFACTS, assertBinBuilt, runBin } from './helpers/spawn-bin.js';
 
 interface Malformed {
   kind: string;
@@ -119,10 +119,10 @@ describe('malformed input', () => {
     expect([...kinds.keys()].sort()).toEqual(['bad environment', 'bad name', 'bad pool', 'bad version', 'garbage CNI_ARGS', 'not JSON', 'wrong type']);
   }, 300_000);
 
-  it('a handful of malformed inputs through the real bin behave the same', async () => {
+  it.each(ARTEFACTS)('a handful of malformed inputs through $name behave the same', async (artefact) => {
     assertBinBuilt();
     const samples = fc.sample(malformedInputs(base), { numRuns: 8, seed: 7 });
-    const results = await Promise.all(samples.map((s) => runBin(s.env, s.stdin)));
+    const results = await Promise.all(samples.map((s) => runBin(s.env, s.stdin, 60_000, artefact)));
     for (const r of results) {
       expect(r.code).toBe(1);
       expectCniError(r.stdout);

@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allocations, seed, sqliteBackend, type TestBackend } from './helpers/backend.js';
-import { assertBinBuilt, BIN, pluginEnv, type BinResult } from './helpers/spawn-bin.js';
+import { assertBinBuilt, BIN, pluginEnv, SEA, type BinResult } from './helpers/spawn-bin.js';
 
 const PTP = '/usr/lib/cni/ptp';
 
@@ -30,7 +30,24 @@ function containerAddresses(netns: string): string[] {
   return links.filter((l) => l.ifname === 'eth0').flatMap((l) => l.addr_info.filter((a) => a.family === 'inet').map((a) => `${a.local}/${a.prefixlen}`));
 }
 
-describe("Debian's ptp plugin delegating IPAM to calico-ipam", () => {
+/** How each shipped form gets into a CNI bin directory as `calico-ipam`. */
+const INSTALLS = [
+  {
+    name: 'the single executable',
+    // A link to the built executable: it finds better_sqlite3.node beside its real path.
+    install: (cniPath: string) => symlinkSync(SEA, join(cniPath, 'calico-ipam')),
+  },
+  {
+    name: 'the .cjs bundle',
+    // A launcher for the bundle, run by this machine's node.
+    install: (cniPath: string) => {
+      writeFileSync(join(cniPath, 'calico-ipam'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+      chmodSync(join(cniPath, 'calico-ipam'), 0o755);
+    },
+  },
+];
+
+describe.each(INSTALLS)("Debian's ptp plugin delegating IPAM to $name", ({ install }) => {
   const netns = `ipamkit-cni-${process.pid}`;
   let b: TestBackend;
   let cniPath: string;
@@ -41,9 +58,7 @@ describe("Debian's ptp plugin delegating IPAM to calico-ipam", () => {
     await seed(b.ds);
     cniPath = join(b.dir, 'cni-bin');
     mkdirSync(cniPath);
-    // What an installer puts in /opt/cni/bin: a launcher for the bundled plugin.
-    writeFileSync(join(cniPath, 'calico-ipam'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(join(cniPath, 'calico-ipam'), 0o755);
+    install(cniPath);
     execFileSync('ip', ['netns', 'add', netns]);
   });
 

@@ -1,15 +1,19 @@
 import { readFileSync } from 'node:fs';
+import { CNI_CODES } from '../errors.js';
 import { runCni } from '../run-cni.js';
+import { PluginOutput } from './plugin-output.js';
+
+/** The package version, put in by the build (tsup `define`, from package.json). */
+declare const __CALICO_IPAM_VERSION__: string;
+
+const output = new PluginOutput();
 
 /**
  * The exec'd plugin: config on stdin, result or error JSON on stdout, exit 0 or 1. Flags of
  * Calico's binary other than `-v` (e.g. `-upgrade`) are not supported.
  */
-async function main(): Promise<number> {
-  if (process.argv.includes('-v')) {
-    process.stdout.write('ipamkit calico-ipam 0.1.0\n');
-    return 0;
-  }
+async function main(): Promise<{ stdout: string; code: number }> {
+  if (process.argv.includes('-v')) return { stdout: `ipamkit calico-ipam ${__CALICO_IPAM_VERSION__}\n`, code: 0 };
   let stdin = '';
   // VERSION does not read stdin (spec/cni.md §2.2); everything else does, synchronously: one read.
   if (process.env.CNI_COMMAND !== 'VERSION' && (process.env.CNI_COMMAND ?? '') !== '') {
@@ -17,21 +21,22 @@ async function main(): Promise<number> {
       stdin = readFileSync(0, 'utf8');
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
-      process.stdout.write(JSON.stringify({ code: 5, msg: `error reading from stdin: ${msg}` }, null, 4));
-      return 1;
+      return { stdout: JSON.stringify({ code: CNI_CODES.ioFailure, msg: `error reading from stdin: ${msg}` }, null, 4), code: 1 };
     }
   }
-  const { exitCode, stdout } = await runCni({ env: process.env, stdin });
-  process.stdout.write(stdout);
-  return exitCode;
+  const { exitCode, stdout } = await runCni({ env: process.env, stdin, stderr: (line) => output.write(2, line) });
+  return { stdout, code: exitCode };
 }
 
-// Exit explicitly: a datastore client may leave an idle socket or timer behind after close().
-// Writes to a pipe or file are synchronous on Linux, so nothing is lost.
+// Exit explicitly (a datastore client may leave an idle socket or timer behind after close()),
+// but only once the answer has been written out whole, whatever its size.
 main().then(
-  (code) => process.exit(code),
+  ({ stdout, code }) => {
+    output.write(1, stdout);
+    output.exitWhenWritten(code);
+  },
   (err: unknown) => {
-    process.stdout.write(JSON.stringify({ code: 999, msg: err instanceof Error ? err.message : String(err) }, null, 4));
-    process.exit(1);
+    output.write(1, JSON.stringify({ code: CNI_CODES.internal, msg: err instanceof Error ? err.message : String(err) }, null, 4));
+    output.exitWhenWritten(1);
   },
 );

@@ -1,11 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allocations, seed, type TestBackend } from './backend.js';
 import { cniEnv, netConf, VERSIONS } from './cni-call.js';
-import { assertBinBuilt, runBin } from './spawn-bin.js';
+import { ARTEFACTS, assertBinBuilt, runBin as spawnArtefact, type Artefact, type BinResult } from './spawn-bin.js';
 
 /** The real bin, spawned as a runtime spawns it, against one datastore. */
 export function describeBinScenarios(label: string, makeBackend: () => Promise<TestBackend>): void {
-  describe(`the calico-ipam bin against ${label}`, () => {
+  describe.each(ARTEFACTS)(`$name of calico-ipam against ${label}`, (artefact: Artefact) => {
+    const runBin = (cni: Record<string, string>, stdin: string, timeoutMs?: number): Promise<BinResult> => spawnArtefact(cni, stdin, timeoutMs, artefact);
     let b: TestBackend;
     beforeAll(async () => {
       assertBinBuilt();
@@ -19,6 +21,24 @@ export function describeBinScenarios(label: string, makeBackend: () => Promise<T
     it('VERSION prints the supported versions with a trailing newline', async () => {
       const r = await runBin({ CNI_COMMAND: 'VERSION' }, '');
       expect(r).toMatchObject({ code: 0, stdout: '{"cniVersion":"1.1.0","supportedVersions":["0.3.0","0.3.1","0.4.0","1.0.0","1.1.0"]}\n' });
+    });
+
+    it('-v prints the version of the package it was built from', async () => {
+      const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+      expect(await runBin({}, '')).toMatchObject({ code: 0, stdout: '' });
+      const r = await spawnArtefact({}, '', undefined, { ...artefact, args: [...artefact.args, '-v'] });
+      expect(r).toMatchObject({ code: 0, stdout: `ipamkit calico-ipam ${version}\n` });
+    });
+
+    it('an answer far larger than a pipe buffer arrives whole before the process exits', async () => {
+      // 5,000 configured routes are echoed in the result: ~280 KB of JSON on a 64 KB pipe.
+      const routes = Array.from({ length: 5000 }, (_, i) => ({ dst: `10.99.${Math.floor(i / 250)}.${i % 250}/32` }));
+      const conf = JSON.stringify(netConf(b.confKeys, { ipam: { type: 'calico-ipam', routes } }));
+      const add = await runBin(cniEnv({ command: 'ADD', containerId: 'big-answer' }), conf);
+      expect(add.code).toBe(0);
+      expect(add.stdout.length).toBeGreaterThan(256 * 1024);
+      expect((JSON.parse(add.stdout) as { routes: unknown[] }).routes).toEqual(routes);
+      expect(await runBin(cniEnv({ command: 'DEL', containerId: 'big-answer' }), conf)).toMatchObject({ code: 0, stdout: '' });
     });
 
     it.each(VERSIONS)('ADD, CHECK, STATUS, GC and DEL in cniVersion %s (dual stack)', async (version) => {

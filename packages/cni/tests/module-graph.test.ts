@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDatastore } from '@ipamkit/ipam-datastore';
+import type { Datastore } from '@ipamkit/models';
+import { startKubeApiServer, withEtcd, type KubeApiServer } from '@ipamkit/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { etcdBackend, seed, sqliteBackend, type TestBackend } from './helpers/backend.js';
+import { cniEnv, netConf } from './helpers/cni-call.js';
+import { assertBinBuilt, BIN, pluginEnv, spawnCollect } from './helpers/spawn-bin.js';
+
+const RECORDER = fileURLToPath(new URL('./helpers/record-modules.cjs', import.meta.url));
+const CRD_DIR = fileURLToPath(new URL('../../ipam-datastore/manifests/crds', import.meta.url));
+
+/** The libraries a plugin call must not load (issue 16): the heavy Kubernetes and gRPC clients. */
+const HEAVY = ['@kubernetes/client-node', '@grpc/grpc-js', 'protobufjs'];
+
+/** Which of HEAVY a list of loaded module paths (or bare requests) contains. */
+function heavyLoaded(modules: readonly string[]): string[] {
+  return HEAVY.filter((name) => modules.some((m) => m === name || m.includes(`/node_modules/${name}/`)));
+}
+
+/** One ADD through the .cjs bundle with the module recorder preloaded; the modules it loaded. */
+async function addRecordingModules(dir: string, conf: Record<string, unknown>, args?: string): Promise<string[]> {
+  const log = join(dir, 'modules.txt');
+  const env = pluginEnv({ ...cniEnv({ command: 'ADD', containerId: 'graph-1', ...(args === undefined ? {} : { args }) }), IPAMKIT_MODULE_LOG: log });
+  const r = await spawnCollect(process.execPath, ['--require', RECORDER, BIN], env, JSON.stringify(conf));
+  expect({ code: r.code, stdout: r.stdout }).toMatchObject({ code: 0, stdout: expect.stringContaining('"ips"') as string });
+  return readFileSync(log, 'utf8').split('\n');
+}
+
+describe('the module graph of one ADD (the .cjs bundle)', () => {
+  beforeAll(() => {
+    assertBinBuilt();
+  });
+
+  describe('on SQLite', () => {
+    let b: TestBackend;
+    beforeAll(async () => {
+      b = await sqliteBackend();
+      await seed(b.ds);
+    });
+    afterAll(async () => {
+      await b.close();
+    });
+
+    it('loads better-sqlite3 and none of the Kubernetes or gRPC clients', async () => {
+      const modules = await addRecordingModules(b.dir, netConf(b.confKeys));
+      expect(modules.some((m) => m.includes('/node_modules/better-sqlite3/'))).toBe(true);
+      expect(heavyLoaded(modules)).toEqual([]);
+    });
+  });
+
+  describe('on a plain etcd', () => {
+    const etcd = withEtcd();
+    let b: TestBackend;
+    beforeAll(async () => {
+      b = await etcdBackend(etcd.endpoint);
+      await seed(b.ds);
+    });
+    afterAll(async () => {
+      await b.close();
+    });
+
+    it('loads none of the Kubernetes or gRPC clients', async () => {
+      const modules = await addRecordingModules(b.dir, netConf(b.confKeys));
+      expect(heavyLoaded(modules)).toEqual([]);
+    });
+  });
+
+  describe('on the Kubernetes API with a token kubeconfig', () => {
+    let server: KubeApiServer;
+    let b: TestBackend;
+    let ds: Datastore;
+    let kubeconfig: string;
+    beforeAll(async () => {
+      server = await startKubeApiServer({ crdDirectories: [CRD_DIR] });
+      b = await sqliteBackend();
+      kubeconfig = server.writeKubeconfig(join(b.dir, 'kubeconfig'));
+      ds = await createDatastore({ type: 'kubernetes', kubeconfig });
+      await seed(ds);
+      server.inject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } });
+      server.inject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'ns1' } });
+    });
+    afterAll(async () => {
+      await ds.close();
+      await server.close();
+      await b.close();
+    });
+
+    it('loads none of the Kubernetes or gRPC clients', async () => {
+      const conf = netConf({ datastore_type: 'kubernetes', kubernetes: { kubeconfig }, policy: { type: 'k8s' }, ipam_lock_file: join(b.dir, 'ipam.lock') });
+      const modules = await addRecordingModules(b.dir, conf, 'IgnoreUnknown=1;K8S_POD_NAMESPACE=ns1;K8S_POD_NAME=web');
+      expect(heavyLoaded(modules)).toEqual([]);
+    });
+  });
+});
