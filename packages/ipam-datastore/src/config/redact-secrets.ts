@@ -22,15 +22,16 @@ const MAX_KUBECONFIG_BYTES = 1 << 20;
  * process did not phrase itself (an HTTP client's, a YAML library's).
  */
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of [...knownSecrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= MIN_KNOWN_SECRET) out = out.split(secret).join(REDACTED);
-  }
-  return out
+  // The patterns first, so a field whose value is also a known secret is replaced once, whole.
+  let out = text
     .replace(PRIVATE_KEY, REDACTED)
     .replace(URL_USER_INFO, `$1${REDACTED}@`)
     .replace(AUTH_HEADER, `$1 ${REDACTED}`)
     .replace(CREDENTIAL_FIELD, `$1${REDACTED}`);
+  for (const secret of [...knownSecrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= MIN_KNOWN_SECRET) out = out.split(secret).join(REDACTED);
+  }
+  return out;
 }
 
 /** Values of credential keys in a kubeconfig's text, found line by line so a malformed file still yields them. */
