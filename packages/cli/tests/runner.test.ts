@@ -85,6 +85,24 @@ describe('runIpamCommand', () => {
   });
 });
 
+describe('runIpamCommand error output', () => {
+  it('redacts credentials a datastore or parser error carries before printing it', async () => {
+    const secret = 'cli-canary-4f1e9a';
+    const raw = `bad indentation\n  token: ${secret}\nGET http://root:${secret}@etcd:2379 Authorization: Bearer ${secret}\nwith ${secret} alone`;
+    const ds = await createDatastore({ type: 'memory' });
+    // Every store call fails with a third-party-style message quoting credentials.
+    const failingStore = new Proxy({}, { get: () => () => Promise.reject(new Error(raw)) });
+    const failing = new Proxy(ds, { get: (target, key, receiver) => (key === 'close' || key === 'kind' ? Reflect.get(target, key, receiver) : failingStore) });
+    const stdout = new Sink();
+    const stderr = new Sink();
+    const code = await runIpamCommand(['ipam', 'show'], { datastore: failing, clock: new FakeClock(), stdout, stderr, env: { ETCD_PASSWORD: secret } });
+    await ds.close();
+    expect(code).toBe(1);
+    expect(stderr.text).toContain('[redacted]');
+    expect(stderr.text).not.toContain(secret);
+  });
+});
+
 describe('datastoreConfigFromFlags', () => {
   const V1 = 'crd.projectcalico.org/v1';
   it.each([
