@@ -100,3 +100,46 @@ describe('every bin resolves the same environment to the same datastore configur
     }
   });
 });
+
+describe("each bin's own flags or keys map onto the same overrides", () => {
+  // The environment says something else for every setting the flags give: the flags must win.
+  const misleading: Env = { DATASTORE_TYPE: 'sqlite', ETCD_ENDPOINTS: 'http://wrong:2379', ETCD_CA_CERT_FILE: '/wrong/ca', ETCD_CERT_FILE: '/wrong/cert', ETCD_KEY_FILE: '/wrong/key', IPAMKIT_ETCD_PREFIX: '/wrong', KUBECONFIG: '/wrong/kc' };
+  const credentials: Env = { ETCD_USERNAME: 'calico', ETCD_PASSWORD: 'table-password' };
+
+  it('etcd with TLS files and a prefix', () => {
+    const expected: DatastoreConfig = datastoreConfigFromEnv({ ...TLS_AUTH, IPAMKIT_ETCD_PREFIX: '/tenant-a' });
+    const env = { ...misleading, ...credentials };
+    const netconf = parseNetConf(
+      JSON.stringify({
+        cniVersion: '1.0.0',
+        name: 'net',
+        datastore_type: 'etcdv3',
+        etcd_endpoints: 'https://etcd-a:2379,https://etcd-b:2379',
+        etcd_ca_cert_file: '/etc/calico/ca.pem',
+        etcd_cert_file: '/etc/calico/cert.pem',
+        etcd_key_file: '/etc/calico/key.pem',
+        etcd_prefix: '/tenant-a',
+      }),
+    );
+    const cli = { datastore: 'etcd', etcdEndpoints: 'https://etcd-a:2379,https://etcd-b:2379', etcdCaCertFile: '/etc/calico/ca.pem', etcdCertFile: '/etc/calico/cert.pem', etcdKeyFile: '/etc/calico/key.pem', etcdPrefix: '/tenant-a' };
+    expect(datastoreConfigFor(netconf, { ...env, HOME: home })).toEqual(expected);
+    expect(datastoreConfigFromFlags(cli, env)).toEqual(expected);
+    // The sim's flags carry the servers and the prefix; TLS files and credentials are the environment's.
+    expect(simDatastoreConfig({ datastore: 'etcd', etcdEndpoints: ['https://etcd-a:2379', 'https://etcd-b:2379'], etcdPrefix: '/tenant-a' }, TLS_AUTH)).toEqual(expected);
+  });
+
+  it('kubernetes with a kubeconfig and the v3 API group', () => {
+    const expected: DatastoreConfig = datastoreConfigFromEnv({ DATASTORE_TYPE: 'kubernetes', KUBECONFIG: '/etc/kubernetes/calico.conf', CALICO_API_GROUP: 'projectcalico.org/v3' });
+    const netconf = parseNetConf(JSON.stringify({ cniVersion: '1.0.0', name: 'net', datastore_type: 'kubernetes', kubernetes: { kubeconfig: '/etc/kubernetes/calico.conf' }, calico_api_group: 'projectcalico.org/v3' }));
+    expect(datastoreConfigFor(netconf, { ...misleading, HOME: home })).toEqual(expected);
+    expect(datastoreConfigFromFlags({ datastore: 'kubernetes', kubeconfig: '/etc/kubernetes/calico.conf' }, { ...misleading, CALICO_API_GROUP: 'projectcalico.org/v3' })).toEqual(expected);
+  });
+
+  it('a bad value names the flag or key it came from', () => {
+    const userInfo = 'https://root:table-secret@etcd:2379';
+    const netconf = parseNetConf(JSON.stringify({ cniVersion: '1.0.0', name: 'net', etcd_endpoints: userInfo }));
+    expect(outcome(() => datastoreConfigFor(netconf, { HOME: home }))).toEqual({ error: expect.stringMatching(/^etcd endpoint 1 of etcd_endpoints carries user info/) });
+    expect(outcome(() => datastoreConfigFromFlags({ etcdEndpoints: userInfo }, {}))).toEqual({ error: expect.stringMatching(/^etcd endpoint 1 of --etcd-endpoints carries user info/) });
+    expect(outcome(() => simDatastoreConfig({ datastore: 'etcd', etcdEndpoints: [userInfo] }, {}))).toEqual({ error: expect.stringMatching(/^etcd endpoint 1 of --etcd-endpoints carries user info/) });
+  });
+});
