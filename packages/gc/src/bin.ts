@@ -18,9 +18,12 @@ from the Kubernetes API (KUBECONFIG, or in-cluster). Environment: IPAMKIT_GC_LEA
 ("unset" disables live-node candidates), IPAMKIT_GC_METRICS_PORT (-1 disables), POD_NAMESPACE,
 POD_NAME. Leader election on a Lease is on when running in a cluster or with --leader-elect.`;
 
+/** The secret values this process holds, read once at start (the kubeconfig is not re-read per line). */
+const knownSecrets = datastoreSecrets(process.env);
+
 /** Every line this bin prints goes through here: client errors may quote credentials. */
 function redactForOutput(text: string): string {
-  return redactSecrets(text, datastoreSecrets(process.env));
+  return redactSecrets(text, knownSecrets);
 }
 
 async function main(): Promise<number> {

@@ -25,9 +25,12 @@ function positiveNumber(text: string, what: string): number {
   return value;
 }
 
+/** The secret values this process holds, read once at start (the kubeconfig is not re-read per line). */
+const knownSecrets = datastoreSecrets(process.env);
+
 /** Every line this bin prints goes through here: client errors may quote credentials. */
 function redactForOutput(text: string): string {
-  return redactSecrets(text, datastoreSecrets(process.env));
+  return redactSecrets(text, knownSecrets);
 }
 
 async function main(): Promise<number> {
