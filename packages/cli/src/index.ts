@@ -2,7 +2,7 @@
 // command as a function returning structured results, for tests and the simulator.
 export { runIpamCommand } from './run-ipam-command.js';
 export type { CliIo, CommandContext, TextSink } from './cli-io.js';
-export { datastoreConfigFromFlags, openDatastore, type DatastoreFlags } from './open-datastore.js';
+export { datastoreConfigFromFlags, cliDatastoreOverrides, CLI_DATASTORE_FLAGS, openDatastore, type DatastoreFlags } from './open-datastore.js';
 export { ipamShow, type ShowOptions, type ShowResult, type UtilizationRow } from './show/ipam-show.js';
 export type { BorrowedRow } from './show/borrowed-allocations.js';
 export { renderShow } from './show/render-show.js';

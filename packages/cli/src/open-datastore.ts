@@ -1,39 +1,50 @@
-import { createDatastore, datastoreFromEnv, type DatastoreConfig } from '@ipamkit/ipam-datastore';
+import { createDatastore, resolveDatastoreConfig, type DatastoreConfig, type DatastoreOverrides, type OverrideNames } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
-import { CliUsageError } from './errors.js';
 
-/** The global datastore flags; unset ones fall back to the environment (DATASTORE_TYPE and friends). */
+/**
+ * The global datastore flags (design/cli.md, "Datastore configuration"); unset ones fall back to the
+ * environment (DATASTORE_TYPE and friends) through the one resolver in @ipamkit/ipam-datastore.
+ * There is deliberately no password flag: a flag shows in `ps`, so ETCD_PASSWORD is the only way.
+ */
 export interface DatastoreFlags {
   readonly datastore?: string;
   readonly sqlitePath?: string;
   readonly etcdEndpoints?: string;
+  readonly etcdCaCertFile?: string;
+  readonly etcdCertFile?: string;
+  readonly etcdKeyFile?: string;
+  readonly etcdUsername?: string;
+  readonly etcdPrefix?: string;
   readonly kubeconfig?: string;
 }
 
-/** Flags → config, or undefined when no `--datastore` was given. Pure, for testing. */
-export function datastoreConfigFromFlags(flags: DatastoreFlags): DatastoreConfig | undefined {
-  switch (flags.datastore) {
-    case undefined:
-      return undefined;
-    case 'memory':
-      return { type: 'memory' };
-    case 'sqlite':
-      if ((flags.sqlitePath ?? '') === '') throw new CliUsageError('--datastore sqlite needs --sqlite-path');
-      return { type: 'sqlite', path: flags.sqlitePath ?? '' };
-    case 'etcd':
-    case 'etcdv3': {
-      const endpoints = (flags.etcdEndpoints ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
-      if (endpoints.length === 0) throw new CliUsageError('--datastore etcd needs --etcd-endpoints');
-      return { type: 'etcd', endpoints };
-    }
-    case 'kubernetes':
-      return flags.kubeconfig === undefined ? { type: 'kubernetes' } : { type: 'kubernetes', kubeconfig: flags.kubeconfig };
-    default:
-      throw new CliUsageError(`--datastore must be one of sqlite, etcd, kubernetes, memory; got ${JSON.stringify(flags.datastore)}`);
-  }
+/** The flag behind each override, so a resolution error names the flag at fault. */
+export const CLI_DATASTORE_FLAGS: OverrideNames = {
+  datastoreType: '--datastore',
+  sqlitePath: '--sqlite-path',
+  etcdEndpoints: '--etcd-endpoints',
+  etcdCaCertFile: '--etcd-ca-cert-file',
+  etcdCertFile: '--etcd-cert-file',
+  etcdKeyFile: '--etcd-key-file',
+  etcdUsername: '--etcd-username',
+  etcdPrefix: '--etcd-prefix',
+  kubeconfig: '--kubeconfig',
+};
+
+/** The flags as resolver overrides; `--datastore etcd` is the CLI's long-standing spelling of etcdv3. */
+export function cliDatastoreOverrides(flags: DatastoreFlags): DatastoreOverrides {
+  const { datastore, ...rest } = flags;
+  const datastoreType = datastore === 'etcd' ? 'etcdv3' : datastore;
+  return Object.fromEntries(
+    Object.entries({ ...rest, datastoreType }).filter(([, v]) => v !== undefined),
+  );
+}
+
+/** Flags + environment → config, through the shared resolver. Pure, for testing. */
+export function datastoreConfigFromFlags(flags: DatastoreFlags, env: NodeJS.ProcessEnv): DatastoreConfig {
+  return resolveDatastoreConfig(env, cliDatastoreOverrides(flags), CLI_DATASTORE_FLAGS);
 }
 
 export async function openDatastore(flags: DatastoreFlags, env: NodeJS.ProcessEnv): Promise<Datastore> {
-  const config = datastoreConfigFromFlags(flags);
-  return config === undefined ? datastoreFromEnv(env) : createDatastore(config);
+  return createDatastore(datastoreConfigFromFlags(flags, env));
 }

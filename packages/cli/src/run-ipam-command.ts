@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { systemClock } from '@ipamkit/ipam-core';
+import { datastoreSecrets, redactedErrorMessage } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
 import { Command, CommanderError, Option } from 'commander';
 import { checkReport } from './check/check-report.js';
@@ -17,7 +18,7 @@ import { prettyJson } from './format/pretty-json.js';
 import { migrateExport } from './migrate/migrate-export.js';
 import { migrateImport } from './migrate/migrate-import.js';
 import { renderExport, renderImport } from './migrate/render-migrate.js';
-import { openDatastore, type DatastoreFlags } from './open-datastore.js';
+import { cliDatastoreOverrides, openDatastore, type DatastoreFlags } from './open-datastore.js';
 import { ipamRelease } from './release/ipam-release.js';
 import { renderRelease } from './release/render-release.js';
 import { ipamShow } from './show/ipam-show.js';
@@ -55,10 +56,15 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean) => void): 
   const program = new Command('ipamkit')
     .description('Operate Calico-compatible IPAM data')
     .version(CLI_VERSION)
-    .option('--datastore <type>', 'sqlite, etcd, kubernetes or memory (default: from DATASTORE_TYPE)')
-    .option('--sqlite-path <path>', 'SQLite file, with --datastore sqlite')
-    .option('--etcd-endpoints <list>', 'comma-separated etcd URLs, with --datastore etcd')
-    .option('--kubeconfig <path>', 'kubeconfig, with --datastore kubernetes')
+    .option('--datastore <type>', 'etcdv3 (or etcd), kubernetes, sqlite or memory (default: DATASTORE_TYPE, else etcdv3 when etcd endpoints are set, else kubernetes)')
+    .option('--sqlite-path <path>', 'SQLite file, with --datastore sqlite (default: IPAMKIT_SQLITE_PATH)')
+    .option('--etcd-endpoints <list>', 'comma-separated etcd URLs, with --datastore etcd (default: ETCD_ENDPOINTS)')
+    .option('--etcd-ca-cert-file <path>', 'CA bundle for the etcd servers (default: ETCD_CA_CERT_FILE)')
+    .option('--etcd-cert-file <path>', 'client certificate for etcd (default: ETCD_CERT_FILE)')
+    .option('--etcd-key-file <path>', 'client key for etcd (default: ETCD_KEY_FILE)')
+    .option('--etcd-username <name>', 'etcd user; the password comes only from ETCD_PASSWORD (default: ETCD_USERNAME)')
+    .option('--etcd-prefix <prefix>', 'key prefix in etcd (default: IPAMKIT_ETCD_PREFIX)')
+    .option('--kubeconfig <path>', 'kubeconfig, with --datastore kubernetes (default: KUBECONFIG)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   const ipam = program.command('ipam').description('IP address management commands');
@@ -236,9 +242,6 @@ function addMigrateCommands(program: Command, setTask: (task: Task, json: boolea
     });
 }
 
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /**
  * Runs `ipamkit <argv>` in-process (argv excludes the program name, e.g. `['ipam', 'show']`) and
@@ -254,7 +257,7 @@ export async function runIpamCommand(argv: readonly string[], io: CliIo): Promis
     await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
-    io.stderr.write(`${errorMessage(err)}\n`);
+    io.stderr.write(`${redactedErrorMessage(err, datastoreSecrets(io.env ?? process.env))}\n`);
     return 1;
   }
   const run = pending.task;
@@ -270,7 +273,9 @@ export async function runIpamCommand(argv: readonly string[], io: CliIo): Promis
     else io.stdout.write(produced.text);
     return produced.exitCode ?? 0;
   } catch (err) {
-    io.stderr.write(`${errorMessage(err)}\n`);
+    // Errors from a datastore client or a kubeconfig loader may quote credentials: redact at the
+    // one place the CLI prints them (design/cli.md, "Datastore configuration").
+    io.stderr.write(`${redactedErrorMessage(err, datastoreSecrets(io.env ?? process.env, cliDatastoreOverrides(flags)))}\n`);
     return 1;
   } finally {
     if (given === undefined) await datastore?.close();

@@ -85,22 +85,48 @@ describe('runIpamCommand', () => {
   });
 });
 
+describe('runIpamCommand error output', () => {
+  it('redacts credentials a datastore or parser error carries before printing it', async () => {
+    const secret = 'cli-canary-4f1e9a';
+    const raw = `bad indentation\n  token: ${secret}\nGET http://root:${secret}@etcd:2379 Authorization: Bearer ${secret}\nwith ${secret} alone`;
+    const ds = await createDatastore({ type: 'memory' });
+    // Every store call fails with a third-party-style message quoting credentials.
+    const failingStore = new Proxy({}, { get: () => () => Promise.reject(new Error(raw)) });
+    const failing = new Proxy(ds, { get: (target, key, receiver) => (key === 'close' || key === 'kind' ? Reflect.get(target, key, receiver) : failingStore) });
+    const stdout = new Sink();
+    const stderr = new Sink();
+    const code = await runIpamCommand(['ipam', 'show'], { datastore: failing, clock: new FakeClock(), stdout, stderr, env: { ETCD_PASSWORD: secret } });
+    await ds.close();
+    expect(code).toBe(1);
+    expect(stderr.text).toContain('[redacted]');
+    expect(stderr.text).not.toContain(secret);
+  });
+});
+
 describe('datastoreConfigFromFlags', () => {
+  const V1 = 'crd.projectcalico.org/v1';
   it.each([
-    [{}, undefined],
-    [{ datastore: 'sqlite', sqlitePath: '/tmp/x.db' }, { type: 'sqlite', path: '/tmp/x.db' }],
-    [{ datastore: 'etcd', etcdEndpoints: 'http://a:2379, http://b:2379' }, { type: 'etcd', endpoints: ['http://a:2379', 'http://b:2379'] }],
-    [{ datastore: 'kubernetes', kubeconfig: '/k' }, { type: 'kubernetes', kubeconfig: '/k' }],
-  ])('maps %j to %j', (flags, expected) => {
-    expect(datastoreConfigFromFlags(flags)).toEqual(expected);
+    [{}, {}, { type: 'kubernetes', apiGroup: V1 }],
+    [{}, { DATASTORE_TYPE: 'sqlite', IPAMKIT_SQLITE_PATH: '/env.db' }, { type: 'sqlite', path: '/env.db' }],
+    [{ datastore: 'sqlite', sqlitePath: '/tmp/x.db' }, { IPAMKIT_SQLITE_PATH: '/env.db' }, { type: 'sqlite', path: '/tmp/x.db' }],
+    [{ datastore: 'etcd', etcdEndpoints: 'http://a:2379, http://b:2379' }, {}, { type: 'etcd', endpoints: ['http://a:2379', 'http://b:2379'] }],
+    [
+      { datastore: 'etcdv3', etcdCaCertFile: '/ca', etcdCertFile: '/crt', etcdKeyFile: '/key', etcdUsername: 'root', etcdPrefix: '/p' },
+      { ETCD_ENDPOINTS: 'https://e:2379', ETCD_PASSWORD: 'pw', ETCD_USERNAME: 'ignored' },
+      { type: 'etcd', endpoints: ['https://e:2379'], prefix: '/p', tls: { caFile: '/ca', certFile: '/crt', keyFile: '/key' }, username: 'root', password: 'pw' },
+    ],
+    [{ datastore: 'kubernetes', kubeconfig: '/k' }, { CALICO_API_GROUP: 'projectcalico.org/v3' }, { type: 'kubernetes', kubeconfig: '/k', apiGroup: 'projectcalico.org/v3' }],
+  ])('maps %j with env %j to %j', (flags, env, expected) => {
+    expect(datastoreConfigFromFlags(flags, env)).toEqual(expected);
   });
 
   it.each([
-    [{ datastore: 'sqlite' }, '--datastore sqlite needs --sqlite-path'],
-    [{ datastore: 'etcd' }, '--datastore etcd needs --etcd-endpoints'],
-    [{ datastore: 'mysql' }, '--datastore must be one of sqlite, etcd, kubernetes, memory; got "mysql"'],
+    [{ datastore: 'etcd' }, 'datastore type etcdv3 needs ETCD_ENDPOINTS or ETCD_AUTHORITY'],
+    [{ datastore: 'mysql' }, '--datastore must be one of etcdv3, kubernetes, sqlite, memory; got "mysql"'],
+    [{ etcdEndpoints: 'https://e:1', etcdUsername: 'root' }, '--etcd-username is set but ETCD_PASSWORD is not'],
+    [{ etcdEndpoints: 'https://root:pw-canary@e:1' }, 'etcd endpoint 1 of --etcd-endpoints carries user info (user:password@); give the credentials in ETCD_USERNAME and ETCD_PASSWORD instead'],
   ])('refuses %j', (flags, message) => {
-    expect(() => datastoreConfigFromFlags(flags)).toThrow(message);
+    expect(() => datastoreConfigFromFlags(flags, {})).toThrow(message);
   });
 });
 

@@ -15,7 +15,7 @@ export {
 export { SUPPORTED_VERSIONS, PLUGIN_CNI_VERSION, type CniVersion } from './config/cni-version.js';
 export { parseNetConf, type NetConf } from './config/net-config.js';
 export { parseCniArgs, type CniArgs } from './config/cni-args.js';
-export { datastoreConfigFor, DEFAULT_SQLITE_PATH } from './config/datastore-config.js';
+export { datastoreConfigFor, netconfDatastoreOverrides, NETCONF_DATASTORE_KEYS, DEFAULT_SQLITE_PATH } from './config/datastore-config.js';
 export { allocationRequest, type AllocationRequest } from './request/allocation-request.js';
 export { renderResult, renderError, type IpamResult } from './result/cni-result.js';
 export { staleHandles } from './verbs/cmd-gc.js';

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { datastoreFromEnv } from '@ipamkit/ipam-datastore';
+import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
 import { register } from 'prom-client';
+import { gcDatastoreConfig } from './datastore-config.js';
 import { DEFAULT_METRICS_PORT } from './constants.js';
 import { GcController } from './controller/gc-controller.js';
 import { parseDuration } from './duration.js';
@@ -16,6 +17,14 @@ The datastore comes from DATASTORE_TYPE and its companions (as every ipamkit too
 from the Kubernetes API (KUBECONFIG, or in-cluster). Environment: IPAMKIT_GC_LEAK_GRACE_PERIOD
 ("unset" disables live-node candidates), IPAMKIT_GC_METRICS_PORT (-1 disables), POD_NAMESPACE,
 POD_NAME. Leader election on a Lease is on when running in a cluster or with --leader-elect.`;
+
+/** The secret values this process holds, read once at start (the kubeconfig is not re-read per line). */
+const knownSecrets = datastoreSecrets(process.env);
+
+/** Every line this bin prints goes through here: client errors may quote credentials. */
+function redactForOutput(text: string): string {
+  return redactSecrets(text, knownSecrets);
+}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -33,7 +42,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const env = process.env;
-  const log = stderrLogger(values.verbose === true);
+  const log = stderrLogger(values.verbose === true, redactForOutput);
+  // Resolved before anything starts, so a bad setting fails fast (design/gc.md, "Datastore configuration").
+  const datastoreConfig = gcDatastoreConfig(env);
   const graceText = values['leak-grace-period'] ?? env['IPAMKIT_GC_LEAK_GRACE_PERIOD'] ?? '15m';
   const leakGracePeriodMs = graceText === 'unset' ? null : parseDuration(graceText);
   const metricsPort = Number(values['metrics-port'] ?? env['IPAMKIT_GC_METRICS_PORT'] ?? DEFAULT_METRICS_PORT);
@@ -70,7 +81,7 @@ async function main(): Promise<number> {
     return 0;
   }
   log.info('leading');
-  const datastore = await datastoreFromEnv(env);
+  const datastore = await createDatastore(datastoreConfig);
   const view = kube.createView({ onError: (what, err) => log.warn('watch failed', { what, error: String(err) }) });
   await view.start();
   const gc = new GcController({ datastore, view, leakGracePeriodMs, registry: register, logger: log });
@@ -89,7 +100,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`ipamkit-gc: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`ipamkit-gc: ${redactForOutput(err instanceof Error ? err.message : String(err))}\n`);
     process.exit(1);
   },
 );

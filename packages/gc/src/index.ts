@@ -31,3 +31,4 @@ export { deleteStaleCalicoNodes } from './nodes/node-deleter.js';
 export { type Logger, silentLogger, stderrLogger } from './logger.js';
 export { GcConfigError, GcInconsistentStateError, GcWorkRemainingError, UnexpectedReleaseError } from './errors.js';
 export * from './constants.js';
+export { gcDatastoreConfig } from './datastore-config.js';

@@ -11,10 +11,13 @@ export const silentLogger: Logger = {
   debug: () => undefined,
 };
 
-/** JSON lines on stderr; debug lines only when `verbose`. */
-export function stderrLogger(verbose = false): Logger {
+/**
+ * JSON lines on stderr; debug lines only when `verbose`. `redact` rewrites each line before it is
+ * written: the bin passes the datastore's secret redaction, since fields carry raw client errors.
+ */
+export function stderrLogger(verbose = false, redact: (line: string) => string = (line) => line): Logger {
   const write = (level: string, message: string, fields?: Record<string, unknown>): void => {
-    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
+    process.stderr.write(`${redact(JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))}\n`);
   };
   return {
     info: (m, f) => write('info', m, f),

@@ -1,4 +1,6 @@
 import type { Datastore } from '@ipamkit/models';
+import type { DatastoreOverrides, OverrideNames } from './config/datastore-overrides.js';
+import { resolveDatastoreConfig } from './config/resolve-datastore-config.js';
 import { DatastoreConfigError } from './errors.js';
 
 /** Transport security for etcd: PEM file paths (read when the datastore opens, never logged). */
@@ -75,33 +77,14 @@ export async function createDatastore(config: DatastoreConfig): Promise<Datastor
   }
 }
 
-/** The config named by `DATASTORE_TYPE` and its companions (spec/api.md); pure, for testing. */
-export function datastoreConfigFromEnv(env: NodeJS.ProcessEnv): DatastoreConfig {
-  const type = env['DATASTORE_TYPE'] ?? '';
-  switch (type) {
-    case 'memory':
-      return { type: 'memory' };
-    case 'sqlite': {
-      const path = env['IPAMKIT_SQLITE_PATH'] ?? '';
-      if (path === '') throw new DatastoreConfigError('DATASTORE_TYPE=sqlite needs IPAMKIT_SQLITE_PATH');
-      return { type: 'sqlite', path };
-    }
-    case 'etcdv3': {
-      const endpoints = (env['ETCD_ENDPOINTS'] ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
-      if (endpoints.length === 0) throw new DatastoreConfigError('DATASTORE_TYPE=etcdv3 needs ETCD_ENDPOINTS');
-      return { type: 'etcd', endpoints };
-    }
-    case 'kubernetes': {
-      const kubeconfig = env['KUBECONFIG'] ?? '';
-      return kubeconfig === '' ? { type: 'kubernetes' } : { type: 'kubernetes', kubeconfig };
-    }
-    default:
-      throw new DatastoreConfigError(
-        `DATASTORE_TYPE must be one of memory, sqlite, etcdv3, kubernetes; got ${JSON.stringify(type)}`,
-      );
-  }
+/**
+ * The config the environment names (design/ipam-datastore.md, "Configuration"), with the caller's
+ * overrides winning: the one resolver every bin goes through. Pure, for testing.
+ */
+export function datastoreConfigFromEnv(env: NodeJS.ProcessEnv, overrides: DatastoreOverrides = {}, names: OverrideNames = {}): DatastoreConfig {
+  return resolveDatastoreConfig(env, overrides, names);
 }
 
-export async function datastoreFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<Datastore> {
-  return createDatastore(datastoreConfigFromEnv(env));
+export async function datastoreFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: DatastoreOverrides = {}, names: OverrideNames = {}): Promise<Datastore> {
+  return createDatastore(resolveDatastoreConfig(env, overrides, names));
 }

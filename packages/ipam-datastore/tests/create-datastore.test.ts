@@ -10,17 +10,16 @@ describe('datastoreConfigFromEnv', () => {
     { env: { DATASTORE_TYPE: 'memory' }, config: { type: 'memory' } },
     { env: { DATASTORE_TYPE: 'sqlite', IPAMKIT_SQLITE_PATH: '/var/lib/ipamkit/ipam.db' }, config: { type: 'sqlite', path: '/var/lib/ipamkit/ipam.db' } },
     { env: { DATASTORE_TYPE: 'etcdv3', ETCD_ENDPOINTS: 'http://10.0.0.1:2379, http://10.0.0.2:2379' }, config: { type: 'etcd', endpoints: ['http://10.0.0.1:2379', 'http://10.0.0.2:2379'] } },
-    { env: { DATASTORE_TYPE: 'kubernetes', KUBECONFIG: '/etc/kube/config' }, config: { type: 'kubernetes', kubeconfig: '/etc/kube/config' } },
-    { env: { DATASTORE_TYPE: 'kubernetes' }, config: { type: 'kubernetes' } },
+    { env: { DATASTORE_TYPE: 'kubernetes', KUBECONFIG: '/etc/kube/config' }, config: { type: 'kubernetes', kubeconfig: '/etc/kube/config', apiGroup: 'crd.projectcalico.org/v1' } },
+    { env: { DATASTORE_TYPE: 'kubernetes' }, config: { type: 'kubernetes', apiGroup: 'crd.projectcalico.org/v1' } },
+    { env: {}, config: { type: 'kubernetes', apiGroup: 'crd.projectcalico.org/v1' } },
   ])('reads $env', ({ env, config }) => {
     expect(datastoreConfigFromEnv(env)).toEqual(config);
   });
 
   it.each<{ env: Record<string, string>; message: string }>([
-    { env: {}, message: 'DATASTORE_TYPE must be one of memory, sqlite, etcdv3, kubernetes; got ""' },
-    { env: { DATASTORE_TYPE: 'etcd' }, message: 'DATASTORE_TYPE must be one of memory, sqlite, etcdv3, kubernetes; got "etcd"' },
-    { env: { DATASTORE_TYPE: 'sqlite' }, message: 'DATASTORE_TYPE=sqlite needs IPAMKIT_SQLITE_PATH' },
-    { env: { DATASTORE_TYPE: 'etcdv3', ETCD_ENDPOINTS: ' , ' }, message: 'DATASTORE_TYPE=etcdv3 needs ETCD_ENDPOINTS' },
+    { env: { DATASTORE_TYPE: 'etcd' }, message: 'DATASTORE_TYPE must be one of etcdv3, kubernetes, sqlite, memory; got "etcd"' },
+    { env: { DATASTORE_TYPE: 'etcdv3', ETCD_ENDPOINTS: ' , ' }, message: 'datastore type etcdv3 needs ETCD_ENDPOINTS or ETCD_AUTHORITY' },
   ])('refuses $env with DatastoreConfigError', ({ env, message }) => {
     expect(() => datastoreConfigFromEnv(env)).toThrow(new DatastoreConfigError(message));
   });

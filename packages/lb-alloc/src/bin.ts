@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { datastoreFromEnv } from '@ipamkit/ipam-datastore';
+import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
 import { register } from 'prom-client';
+import { lbDatastoreConfig } from './datastore-config.js';
 import { DEFAULT_METRICS_PORT, FULL_SYNC_INTERVAL_MS } from './constants.js';
 import { LbController } from './controller/lb-controller.js';
 import { LbConfigError } from './errors.js';
@@ -24,6 +25,14 @@ function positiveNumber(text: string, what: string): number {
   return value;
 }
 
+/** The secret values this process holds, read once at start (the kubeconfig is not re-read per line). */
+const knownSecrets = datastoreSecrets(process.env);
+
+/** Every line this bin prints goes through here: client errors may quote credentials. */
+function redactForOutput(text: string): string {
+  return redactSecrets(text, knownSecrets);
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -40,7 +49,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const env = process.env;
-  const log = stderrLogger(values.verbose === true);
+  const log = stderrLogger(values.verbose === true, redactForOutput);
+  // Resolved before anything starts, so a bad setting fails fast (design/lb-alloc.md, "Datastore configuration").
+  const datastoreConfig = lbDatastoreConfig(env);
   const assignIPs = values['assign-ips'] ?? env['IPAMKIT_LB_ASSIGN_IPS'] ?? 'AllServices';
   const intervalText = values['full-sync-interval-seconds'];
   const fullSyncIntervalMs = intervalText === undefined ? FULL_SYNC_INTERVAL_MS : positiveNumber(intervalText, 'full sync interval') * 1000;
@@ -70,7 +81,7 @@ async function main(): Promise<number> {
     log.info('leading');
   }
   const view = kube.createInformerLbClusterView(env['KUBECONFIG'], { onError: (what, err) => log.warn('watch failed', { what, error: String(err) }) });
-  const datastore = await datastoreFromEnv(env);
+  const datastore = await createDatastore(datastoreConfig);
   const controller = new LbController({ datastore, view, assignIPs, fullSyncIntervalMs, registry: register, logger: log });
   await view.start();
   await controller.start();
@@ -88,7 +99,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`ipamkit-lb-alloc: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`ipamkit-lb-alloc: ${redactForOutput(err instanceof Error ? err.message : String(err))}\n`);
     process.exit(1);
   },
 );

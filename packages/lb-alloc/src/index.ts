@@ -17,3 +17,4 @@ export { startMetricsServer, type MetricsServer, type MetricsServerOptions } fro
 export { ServiceAnnotationError, LbConfigError } from './errors.js';
 export { type Logger, silentLogger, stderrLogger } from './logger.js';
 export * from './constants.js';
+export { lbDatastoreConfig } from './datastore-config.js';

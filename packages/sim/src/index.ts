@@ -25,3 +25,4 @@ export { countingDatastore, RoundTripCounter } from './datastore/counting-datast
 export { startLocalEtcd, type LocalEtcd } from './datastore/local-etcd.js';
 export { main, USAGE } from './cli/main.js';
 export { InvariantViolationError, SimConfigError, SimStepError } from './errors.js';
+export { simDatastoreConfig, type SimDatastoreFlags } from './datastore/sim-datastore-config.js';

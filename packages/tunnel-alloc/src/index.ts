@@ -38,3 +38,4 @@ export {
   TunnelStepError,
   type TunnelStep,
 } from './errors.js';
+export { tunnelDatastoreConfig } from './datastore-config.js';

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Datastore } from '@ipamkit/models';
 import { createIpamClient } from '@ipamkit/ipam-core';
-import { datastoreFromEnv } from '@ipamkit/ipam-datastore';
+import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
+import { tunnelDatastoreConfig } from './datastore-config.js';
 import { NodeNameMissingError, TunnelOptionError } from './errors.js';
 import { jsonLineLogger } from './logger.js';
 import { reconcileTunnelAddresses } from './reconcile-tunnel-addresses.js';
@@ -44,10 +45,14 @@ function untilAborted(signal: AbortSignal | undefined): Promise<void> {
 }
 
 async function runWithDatastore(io: CliIO, runOnce: boolean, nodeName: string, wireguard: WireguardOptions): Promise<number> {
-  const logger = jsonLineLogger(io.stderr);
+  // Log fields and errors may carry a datastore client's raw text: everything printed is redacted
+  // (design/tunnel-alloc.md, "Datastore configuration").
+  const secrets = datastoreSecrets(io.env);
+  const stderr = (text: string): void => io.stderr(redactSecrets(text, secrets));
+  const logger = jsonLineLogger(stderr);
   let datastore: Datastore | undefined;
   try {
-    datastore = await datastoreFromEnv(io.env);
+    datastore = await createDatastore(tunnelDatastoreConfig(io.env));
     const ipam = createIpamClient({ datastore });
     if (runOnce) {
       await reconcileTunnelAddresses({ datastore, ipam, nodeName, wireguard, logger });
@@ -65,7 +70,7 @@ async function runWithDatastore(io: CliIO, runOnce: boolean, nodeName: string, w
     return 0;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    io.stderr(runOnce ? `Tunnel IP allocator failed: ${message}\n` : `${message}\n`);
+    stderr(runOnce ? `Tunnel IP allocator failed: ${message}\n` : `${message}\n`);
     return 1;
   } finally {
     await datastore?.close().catch(() => undefined);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,24 +37,45 @@ describe('determineNodeName', () => {
 });
 
 describe('datastoreConfigFor', () => {
+  const V1 = 'crd.projectcalico.org/v1';
+  const noHome = { HOME: '/nonexistent-home' };
   it.each([
     { keys: { datastore_type: 'sqlite' }, env: {}, expected: { type: 'sqlite', path: DEFAULT_SQLITE_PATH } },
     { keys: { datastore_type: 'sqlite', sqlite_path: '/a.db' }, env: { IPAMKIT_SQLITE_PATH: '/b.db' }, expected: { type: 'sqlite', path: '/a.db' } },
     { keys: {}, env: { DATASTORE_TYPE: 'sqlite', IPAMKIT_SQLITE_PATH: '/b.db' }, expected: { type: 'sqlite', path: '/b.db' } },
     { keys: { etcd_endpoints: 'http://e1:2379, http://e2:2379' }, env: {}, expected: { type: 'etcd', endpoints: ['http://e1:2379', 'http://e2:2379'] } },
     { keys: { datastore_type: 'etcdv3', etcd_authority: 'e1:2379' }, env: {}, expected: { type: 'etcd', endpoints: ['http://e1:2379'] } },
+    {
+      keys: { etcd_endpoints: 'https://e1:2379', etcd_ca_cert_file: '/ca', etcd_cert_file: '/crt', etcd_key_file: '/key', etcd_prefix: '/p' },
+      env: { ETCD_USERNAME: 'root', ETCD_PASSWORD: 'pw', ETCD_CA_CERT_FILE: '/ignored-ca' },
+      expected: { type: 'etcd', endpoints: ['https://e1:2379'], prefix: '/p', tls: { caFile: '/ca', certFile: '/crt', keyFile: '/key' }, username: 'root', password: 'pw' },
+    },
     { keys: { datastore_type: 'kubernetes', kubernetes: { kubeconfig: '/kc' }, calico_api_group: 'ProjectCalico.org/v3' }, env: {}, expected: { type: 'kubernetes', kubeconfig: '/kc', apiGroup: 'projectcalico.org/v3' } },
+    { keys: {}, env: {}, expected: { type: 'kubernetes', apiGroup: V1 } },
   ])('maps $keys with env $env', ({ keys, env, expected }) => {
-    expect(datastoreConfigFor(conf(keys), env)).toEqual(expected);
+    expect(datastoreConfigFor(conf(keys), { ...noHome, ...env })).toEqual(expected);
+  });
+
+  it('uses ~/.kube/config for kubernetes when nothing names a kubeconfig and the file exists', () => {
+    const home = mkdtempSync(join(tmpdir(), 'ipamkit-cni-home-'));
+    try {
+      mkdirSync(join(home, '.kube'));
+      writeFileSync(join(home, '.kube', 'config'), 'apiVersion: v1\n');
+      expect(datastoreConfigFor(conf({}), { HOME: home })).toEqual({ type: 'kubernetes', kubeconfig: join(home, '.kube', 'config'), apiGroup: V1 });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it.each([
-    { keys: { datastore_type: 'mysql' }, msg: 'unknown datastore_type "mysql": use sqlite, etcdv3 or kubernetes' },
-    { keys: { datastore_type: 'etcdv3' }, msg: 'datastore_type etcdv3 needs etcd_endpoints or etcd_authority' },
-    { keys: { etcd_endpoints: 'e1:2379' }, msg: 'invalid etcd endpoint "e1:2379"' },
-    { keys: { etcd_endpoints: 'https://e1:2379', etcd_key_file: '/k' }, msg: "etcd_key_file is not supported by ipamkit's etcd datastore yet" },
-  ])('rejects $keys', ({ keys, msg }) => {
-    expect(() => datastoreConfigFor(conf(keys), {})).toThrow(new NetworkConfigError(msg));
+    { keys: { datastore_type: 'mysql' }, msg: 'datastore_type must be one of etcdv3, kubernetes, sqlite, memory; got "mysql"' },
+    { keys: { datastore_type: 'etcdv3' }, msg: 'datastore type etcdv3 needs ETCD_ENDPOINTS or ETCD_AUTHORITY' },
+    { keys: { etcd_endpoints: 'e1:2379' }, msg: 'etcd endpoint 1 of etcd_endpoints must be an http:// or https:// URL, got "e1:2379"' },
+    { keys: { etcd_endpoints: 'https://e1:2379', etcd_key_file: '/k' }, msg: "etcd_key_file needs ETCD_CERT_FILE as well (the key's client certificate)" },
+    { keys: { etcd_endpoints: 'https://e1:2379', etcd_discovery_srv: 'example.com' }, msg: 'etcd_discovery_srv (etcd DNS discovery) is not supported: list the servers in ETCD_ENDPOINTS' },
+    { keys: { etcd_endpoints: 'https://root:s3cret-value@e1:2379' }, msg: 'etcd endpoint 1 of etcd_endpoints carries user info (user:password@); give the credentials in ETCD_USERNAME and ETCD_PASSWORD instead' },
+  ])('rejects $keys with code 7', ({ keys, msg }) => {
+    expect(() => datastoreConfigFor(conf(keys), noHome)).toThrow(new NetworkConfigError(msg));
   });
 });
 

@@ -12,6 +12,7 @@ import { finalCheck, type FinalCheckResult } from '../checks/final-check.js';
 import { SequenceMonitor } from '../checks/sequence-monitor.js';
 import { countingDatastore, RoundTripCounter } from '../datastore/counting-datastore.js';
 import { startLocalEtcd, type LocalEtcd } from '../datastore/local-etcd.js';
+import { simDatastoreConfig } from '../datastore/sim-datastore-config.js';
 import { SimStepError } from '../errors.js';
 import { inProcessDriver, spawnDriver } from './cni-driver.js';
 import { LatencyRecorder, type LatencySummary } from './latency-recorder.js';
@@ -61,13 +62,14 @@ interface Backend {
 async function openBackend(o: RunOptions, dir: string): Promise<Backend> {
   if (o.datastore === 'sqlite') {
     const path = o.sqlitePath ?? join(dir, 'ipam.db');
-    const ds = await createDatastore({ type: 'sqlite', path });
+    const ds = await createDatastore(simDatastoreConfig({ datastore: 'sqlite', sqlitePath: path }, {}));
     return { ds, confKeys: { datastore_type: 'sqlite', sqlite_path: path }, close: () => ds.close() };
   }
   let etcd: LocalEtcd | undefined;
   const endpoints = o.etcdEndpoints ?? [(etcd = await startLocalEtcd()).endpoint];
   const prefix = `/ipamkit-sim-${process.pid}-${Date.now()}`;
-  const ds = await createDatastore({ type: 'etcd', endpoints: [...endpoints], prefix });
+  // An external etcd takes its TLS files and credentials from the environment; the one we started has none.
+  const ds = await createDatastore(simDatastoreConfig({ datastore: 'etcd', etcdEndpoints: endpoints, etcdPrefix: prefix }, etcd === undefined ? process.env : {}));
   return {
     ds,
     confKeys: { datastore_type: 'etcdv3', etcd_endpoints: endpoints.join(','), etcd_prefix: prefix },

@@ -1,0 +1,71 @@
+import { readFileSync, statSync } from 'node:fs';
+import { delimiter } from 'node:path';
+import { DATASTORE_ENV_NAMES, type DatastoreOverrides } from './datastore-overrides.js';
+
+const REDACTED = '[redacted]';
+
+/** Keys whose value is a credential in a kubeconfig, a JSON body or a YAML excerpt. */
+const CREDENTIAL_KEYS = 'token|id-token|refresh-token|access-token|password|client-key-data|client-secret|secret';
+
+const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi;
+const CREDENTIAL_FIELD = new RegExp(`(["']?\\b(?:${CREDENTIAL_KEYS})["']?\\s*[:=]\\s*)("[^"]*"|'[^']*'|[^\\s,}\\]]+)`, 'gi');
+const AUTH_HEADER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g;
+/** Shorter values would blank ordinary words out of messages; they are still caught by the patterns. */
+const MIN_KNOWN_SECRET = 4;
+const MAX_KUBECONFIG_BYTES = 1 << 20;
+
+/**
+ * Text with every credential it might carry replaced (design/ipam-datastore.md, "Configuration",
+ * redaction): the known secret values, user info in URLs, credential fields of YAML or JSON
+ * excerpts, Authorization header values and PEM private keys. For messages made from errors this
+ * process did not phrase itself (an HTTP client's, a YAML library's).
+ */
+export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
+  // The patterns first, so a field whose value is also a known secret is replaced once, whole.
+  let out = text
+    .replace(PRIVATE_KEY, REDACTED)
+    .replace(URL_USER_INFO, `$1${REDACTED}@`)
+    .replace(AUTH_HEADER, `$1 ${REDACTED}`)
+    .replace(CREDENTIAL_FIELD, `$1${REDACTED}`);
+  for (const secret of [...knownSecrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= MIN_KNOWN_SECRET) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+
+/** Values of credential keys in a kubeconfig's text, found line by line so a malformed file still yields them. */
+function kubeconfigSecrets(path: string): string[] {
+  let text: string;
+  try {
+    if (statSync(path).size > MAX_KUBECONFIG_BYTES) return [];
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const match of text.matchAll(new RegExp(`\\b(?:${CREDENTIAL_KEYS})["']?\\s*:\\s*["']?([^\\s"']+)`, 'gi'))) {
+    if (match[1] !== undefined) found.push(match[1]);
+  }
+  return found;
+}
+
+/**
+ * The secret values a process configured this way holds: the etcd password (override or
+ * `ETCD_PASSWORD`) and the credentials in the kubeconfig (override or `KUBECONFIG`). A top-level
+ * error printer passes them to `redactSecrets`.
+ */
+export function datastoreSecrets(env: Readonly<Record<string, string | undefined>>, overrides: DatastoreOverrides = {}): string[] {
+  const pick = (given: string | undefined, name: string): string | undefined => (given !== undefined && given !== '' ? given : env[name]);
+  const secrets: string[] = [];
+  const password = pick(overrides.etcdPassword, DATASTORE_ENV_NAMES.etcdPassword);
+  if (password !== undefined && password !== '') secrets.push(password);
+  const kubeconfig = pick(overrides.kubeconfig, DATASTORE_ENV_NAMES.kubeconfig);
+  for (const file of (kubeconfig ?? '').split(delimiter)) if (file !== '') secrets.push(...kubeconfigSecrets(file));
+  return secrets;
+}
+
+/** An error's message, redacted: what a bin prints when it gives up. */
+export function redactedErrorMessage(err: unknown, knownSecrets: readonly string[] = []): string {
+  return redactSecrets(err instanceof Error ? err.message : String(err), knownSecrets);
+}
