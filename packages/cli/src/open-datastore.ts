@@ -1,6 +1,7 @@
-import { createDatastore, datastoreFromEnv, type DatastoreConfig } from '@ipamkit/ipam-datastore';
+import { createDatastore, datastoreConfigFromEnv, datastoreFromEnv, type DatastoreConfig } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
 import { CliUsageError } from './errors.js';
+import { configForAccess, type DatastoreAccess } from './resources/datastore-access.js';
 
 /** The global datastore flags; unset ones fall back to the environment (DATASTORE_TYPE and friends). */
 export interface DatastoreFlags {
@@ -33,7 +34,9 @@ export function datastoreConfigFromFlags(flags: DatastoreFlags): DatastoreConfig
   }
 }
 
-export async function openDatastore(flags: DatastoreFlags, env: NodeJS.ProcessEnv): Promise<Datastore> {
+export async function openDatastore(flags: DatastoreFlags, env: NodeJS.ProcessEnv, access: DatastoreAccess = 'may-create'): Promise<Datastore> {
   const config = datastoreConfigFromFlags(flags);
+  // design/cli.md "Opening the datastore": only create and apply may make a new SQLite file.
+  if (access !== 'may-create') return createDatastore(configForAccess(config ?? datastoreConfigFromEnv(env), access));
   return config === undefined ? datastoreFromEnv(env) : createDatastore(config);
 }
