@@ -18,13 +18,13 @@ interface Backend {
   cleanup(): Promise<void>;
 }
 
-async function sqliteBackend(dir: string): Promise<Backend> {
+function sqliteBackend(dir: string): Promise<Backend> {
   const path = join(dir, 'ipam.db');
-  return {
+  return Promise.resolve({
     flags: ['--datastore', 'sqlite', '--sqlite-path', path],
     open: () => createDatastore({ type: 'sqlite', path }),
     cleanup: () => Promise.resolve(),
-  };
+  });
 }
 
 async function etcdBackend(): Promise<Backend> {
