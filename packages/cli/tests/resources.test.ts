@@ -174,6 +174,42 @@ describe.each([
     expect(await getYaml('ippool', 'my.ippool-1')).toMatchObject({ spec: { natOutgoing: false } });
   });
 
+  it('apply honours a stale resourceVersion with a conflict, and applies without one', async () => {
+    await cli(['apply', '-f', file('pool.yaml', POOL)]);
+    const current = parse((await cli(['get', 'ippool', 'my.ippool-1', '-o', 'yaml'])).stdout) as { metadata: { resourceVersion: string } };
+    const changed = { ...POOL, metadata: { name: 'my.ippool-1', resourceVersion: `${current.metadata.resourceVersion}0` }, spec: { ...POOL.spec, natOutgoing: false } };
+    expect(await cli(['apply', '-f', file('stale.yaml', changed)])).toMatchObject({ code: 1, stderr: "Failed to apply 'IPPool' resource: update conflict: IPPool(my.ippool-1)\n" });
+    expect(await cli(['apply', '-f', file('any.yaml', { ...changed, metadata: { name: 'my.ippool-1' } })])).toMatchObject({ code: 0 });
+    expect(await getYaml('ippool', 'my.ippool-1')).toMatchObject({ spec: { natOutgoing: false } });
+  });
+
+  it('refuses a new pool over existing blocks of another size', async () => {
+    await cli(['apply', '-f', file('all.yaml', MULTI_DOCUMENT_YAML)]);
+    const ds = await backend.open();
+    try {
+      const ipam = createIpamClient({ datastore: ds, clock: new FakeClock(), windowsHost: false });
+      await ipam.assignIP({ ip: '10.1.0.20', hostname: 'node-hostname', handleId: 'k8s-pod-network.c1', attrs: { node: 'node-hostname' }, intendedUse: 'Workload' });
+    } finally {
+      await ds.close();
+    }
+    await cli(['delete', 'ippool', 'my.ippool-1']);
+    const run = await cli(['create', '-f', file('p24.yaml', pool('wider', { cidr: '10.1.0.0/16', blockSize: 24 }))]);
+    expect(run.stderr).toBe("Failed to create 'IPPool' resource: error with field IPPool.Spec.BlockSize = '24' (IPPool(wider) block size does not match existing block 10.1.0.0/26)\n");
+    expect((await cli(['create', '-f', file('p26.yaml', pool('same', { cidr: '10.1.0.0/16', blockSize: 26 }))])).code).toBe(0);
+  });
+
+  it('refuses an IPAM configuration and a node Calico would refuse', async () => {
+    const config = { ...IPAM_CONFIG, spec: { strictAffinity: false, maxBlocksPerHost: 4, autoAllocateBlocks: true } };
+    expect((await cli(['apply', '-f', file('cfg.yaml', config)])).stderr).toBe(
+      "Failed to apply 'IPAMConfiguration' resource: error with field IPAMConfiguration.Spec = 'default' (MaxBlocksPerHost requires StrictAffinity to be enabled)\n",
+    );
+    const node = { ...NODE, spec: { bgp: { ipv4Address: 'fd00::1/64' } } };
+    expect((await cli(['apply', '-f', file('node.yaml', node)])).stderr).toBe(
+      "Failed to apply 'Node' resource: error with field Node.Spec.BGP.IPv4Address = 'fd00::1/64' (must be an IPv4 address with a prefix length)\n",
+    );
+    expect((await cli(['get', 'ipamconfiguration'])).stdout).toBe('NAME\n');
+  });
+
   it('deletes by file and by kind and name', async () => {
     await cli(['apply', '-f', file('all.yaml', MULTI_DOCUMENT_YAML)]);
     expect(await cli(['delete', 'ippool', 'my.ippool-1'])).toEqual({ code: 0, stdout: "Successfully deleted 1 'IPPool' resource(s)\n", stderr: '' });

@@ -84,8 +84,14 @@ export function kindOps<T>(h: ResourceHandler<T>): KindOps {
     } catch (err) {
       if (!(err instanceof NotFoundError) || !mayCreate) throw err;
     }
-    if (live === undefined) await h.create(ds, model);
-    else await h.update(ds, { ...model, revision: revision ?? live.revision });
+    if (live === undefined) {
+      await h.create(ds, model);
+      return;
+    }
+    // A document's resourceVersion names a stored revision; for an object an earlier document of
+    // the same file created, it cannot, and the live one is used.
+    const expected = revision !== undefined && stored.has(name) ? revision : live.revision;
+    await h.update(ds, { ...model, revision: expected });
   }
 
   async function getNamed(ds: Datastore, name: string): Promise<Versioned<T>> {
@@ -114,9 +120,11 @@ export function kindOps<T>(h: ResourceHandler<T>): KindOps {
           await h.create(target, model);
         });
       case 'apply':
+        // A resourceVersion in the document makes the update compare-and-swap, as for replace.
+        checkRevision(obj, name);
         await validate(model, previous, current, ds);
         current.set(name, model);
-        return planned((target) => writeUpsert(target, model, undefined, true));
+        return planned((target) => writeUpsert(target, model, obj.revision, true));
       case 'replace':
         if (previous === undefined) throw new NotFoundError(id);
         checkRevision(obj, name);
