@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import { prettyJson } from '../format/pretty-json.js';
 import type { Listed } from './kind-ops.js';
 import type { V3Document } from './resource-handler.js';
@@ -22,10 +21,13 @@ function asValue(listed: Listed, named: boolean): V3Document {
   return { apiVersion: 'projectcalico.org/v3', kind: `${listed.kind}List`, items: listed.documents };
 }
 
-export function renderGet(listed: Listed, named: boolean, output: GetOutput): string {
+export async function renderGet(listed: Listed, named: boolean, output: GetOutput): Promise<string> {
   switch (output) {
-    case 'yaml':
+    case 'yaml': {
+      // On demand, as in read-documents.ts: only `-o yaml` pays for the YAML library.
+      const { stringify } = await import('yaml');
       return stringify(asValue(listed, named));
+    }
     case 'json':
       return prettyJson(asValue(listed, named));
     default:

@@ -50,7 +50,7 @@ export function addResourceCommands(program: Command, setTask: SetResourceTask, 
       const op = kindOfArgument(allKindOps(), kind);
       setTask(async (ctx) => {
         const listed = await op.get(ctx.datastore, name, output === 'wide');
-        return { text: renderGet(listed, name !== undefined, output), json: undefined };
+        return { text: await renderGet(listed, name !== undefined, output), json: undefined };
       }, false, 'read-only');
     });
 
