@@ -51,8 +51,10 @@ function valueOf(pool: IPPool, field: string): string {
       return d.namespaceSelector ?? '';
     case 'IPPool.Spec.AllowedUses':
       return `[${d.allowedUses.join(' ')}]`;
-    default:
+    case 'IPPool.Spec.DisableBGPExport':
       return String(d.disableBGPExport ?? false);
+    default:
+      return '';
   }
 }
 
