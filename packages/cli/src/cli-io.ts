@@ -17,6 +17,8 @@ export interface CliIo {
   readonly stderr: TextSink;
   /** Where `DATASTORE_TYPE` and friends are read from when no datastore is given; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
+  /** What `-f -` reads; default process.stdin. */
+  readonly stdin?: NodeJS.ReadableStream;
 }
 
 /** What the individual commands need: an open datastore and a clock. */

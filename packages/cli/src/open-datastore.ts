@@ -1,5 +1,6 @@
 import { createDatastore, resolveDatastoreConfig, type DatastoreConfig, type DatastoreOverrides, type OverrideNames } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
+import { configForAccess, type DatastoreAccess } from './resources/datastore-access.js';
 
 /**
  * The global datastore flags (design/cli.md, "Datastore configuration"); unset ones fall back to the
@@ -45,6 +46,8 @@ export function datastoreConfigFromFlags(flags: DatastoreFlags, env: NodeJS.Proc
   return resolveDatastoreConfig(env, cliDatastoreOverrides(flags), CLI_DATASTORE_FLAGS);
 }
 
-export async function openDatastore(flags: DatastoreFlags, env: NodeJS.ProcessEnv): Promise<Datastore> {
-  return createDatastore(datastoreConfigFromFlags(flags, env));
+export async function openDatastore(flags: DatastoreFlags, env: NodeJS.ProcessEnv, access: DatastoreAccess = 'may-create'): Promise<Datastore> {
+  const config = datastoreConfigFromFlags(flags, env);
+  // design/cli.md "Opening the datastore": only create and apply may make a new SQLite file.
+  return createDatastore(access === 'may-create' ? config : configForAccess(config, access));
 }

@@ -21,6 +21,8 @@ import { renderExport, renderImport } from './migrate/render-migrate.js';
 import { cliDatastoreOverrides, openDatastore, type DatastoreFlags } from './open-datastore.js';
 import { ipamRelease } from './release/ipam-release.js';
 import { renderRelease } from './release/render-release.js';
+import type { DatastoreAccess } from './resources/datastore-access.js';
+import { addResourceCommands } from './resources/resource-commands.js';
 import { ipamShow } from './show/ipam-show.js';
 import { renderShow } from './show/render-show.js';
 import { ipamSplit, renderSplit } from './split/ipam-split.js';
@@ -52,7 +54,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 /** The command tree; each action only records the task, which runs once the datastore is open. */
-function buildProgram(io: CliIo, setTask: (task: Task, json: boolean) => void): Command {
+function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: DatastoreAccess) => void): Command {
   const program = new Command('ipamkit')
     .description('Operate Calico-compatible IPAM data')
     .version(CLI_VERSION)
@@ -193,6 +195,7 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean) => void): 
       }, json);
     });
   addMigrateCommands(program, setTask);
+  addResourceCommands(program, setTask, () => io.stdin ?? process.stdin);
   return program;
 }
 
@@ -248,10 +251,11 @@ function addMigrateCommands(program: Command, setTask: (task: Task, json: boolea
  * returns the exit status: 0 on success, 1 with the message on stderr on any error.
  */
 export async function runIpamCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const pending: { task?: Task; json: boolean } = { json: false };
-  const program = buildProgram(io, (task, json) => {
+  const pending: { task?: Task; json: boolean; access?: DatastoreAccess | undefined } = { json: false };
+  const program = buildProgram(io, (task, json, access) => {
     pending.task = task;
     pending.json = json;
+    pending.access = access;
   });
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -267,7 +271,7 @@ export async function runIpamCommand(argv: readonly string[], io: CliIo): Promis
   // A datastore handed in by the caller stays open; one we opened from flags or env is closed.
   const given = flags.datastore === undefined ? io.datastore : undefined;
   try {
-    datastore = given ?? (await openDatastore(flags, io.env ?? process.env));
+    datastore = given ?? (await openDatastore(flags, io.env ?? process.env, pending.access));
     const produced = await run({ datastore, clock: io.clock ?? systemClock });
     if (pending.json) io.stdout.write(prettyJson(produced.json));
     else io.stdout.write(produced.text);

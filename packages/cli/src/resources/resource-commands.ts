@@ -1,0 +1,97 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../cli-io.js';
+import { CliUsageError } from '../errors.js';
+import type { DatastoreAccess } from './datastore-access.js';
+import type { ResourceAction } from './kind-ops.js';
+import { deleteByName, manageResources, renderManaged } from './manage-resources.js';
+import { readDocuments } from './read-documents.js';
+import { renderGet, type GetOutput } from './render-resources.js';
+import { allKindOps, kindOfArgument } from './resource-kinds.js';
+
+/** What a resource command hands the runner: rendered text (and the value `-o json` would print). */
+export type ResourceTask = (ctx: CommandContext) => Promise<{ readonly text: string; readonly json: unknown }>;
+export type SetResourceTask = (task: ResourceTask, json: boolean, access: DatastoreAccess) => void;
+
+const GET_OUTPUTS: readonly GetOutput[] = ['table', 'wide', 'yaml', 'json'];
+
+function getOutput(value: string | undefined): GetOutput {
+  const found = GET_OUTPUTS.find((o) => o === (value ?? 'table'));
+  if (found === undefined) throw new CliUsageError(`unknown output format ${JSON.stringify(value)}: use yaml, json or wide`);
+  return found;
+}
+
+function requireFile(file: string | undefined, command: string): string {
+  if (file === undefined || file.trim() === '') throw new CliUsageError(`${command} needs -f <file> (or -f - for standard input)`);
+  return file;
+}
+
+/** Which datastore opening each command needs (design/cli.md "Opening the datastore"). */
+const ACCESS: Readonly<Record<ResourceAction, DatastoreAccess>> = { create: 'may-create', apply: 'may-create', replace: 'must-exist', delete: 'must-exist' };
+
+const DESCRIPTIONS: Readonly<Record<Exclude<ResourceAction, 'delete'>, string>> = {
+  create: 'create the resources in a file (fails if one exists)',
+  apply: 'create or update the resources in a file',
+  replace: 'update the resources in a file (fails if one is missing; honours metadata.resourceVersion)',
+};
+
+/**
+ * `get|create|apply|replace|delete` for IPPool, IPReservation, IPAMConfiguration and Node
+ * (design/cli.md "Resources"), reading and writing calicoctl's projectcalico.org/v3 YAML or JSON.
+ */
+export function addResourceCommands(program: Command, setTask: SetResourceTask, stdin: () => NodeJS.ReadableStream): void {
+  program
+    .command('get')
+    .description('show IPPools, IPReservations, the IPAMConfiguration or Nodes (read-only)')
+    .argument('<kind>', 'ippool, ipreservation, ipamconfiguration or node (calicoctl short names too)')
+    .argument('[name]', 'one resource by name')
+    .option('-o, --output <format>', 'table (default), wide, yaml or json')
+    .action((kind: string, name: string | undefined, o: { output?: string }) => {
+      const output = getOutput(o.output);
+      const op = kindOfArgument(allKindOps(), kind);
+      setTask(async (ctx) => {
+        const listed = await op.get(ctx.datastore, name, output === 'wide');
+        return { text: await renderGet(listed, name !== undefined, output), json: undefined };
+      }, false, 'read-only');
+    });
+
+  for (const action of ['create', 'apply', 'replace'] as const) {
+    program
+      .command(action)
+      .description(DESCRIPTIONS[action])
+      .option('-f, --filename <file>', 'YAML or JSON resources (single, multi-document or a List); - for standard input')
+      .action(async (o: { filename?: string }) => {
+        const file = requireFile(o.filename, action);
+        // Read before the datastore opens: a file that does not parse never creates a database.
+        const docs = await readDocuments({ file, stdin: stdin() });
+        setTask(async (ctx) => {
+          const result = await manageResources(ctx.datastore, action, docs, file === '-' ? 'stdin' : file);
+          return { text: renderManaged(result), json: result };
+        }, false, ACCESS[action]);
+      });
+  }
+
+  program
+    .command('delete')
+    .description('delete the resources in a file, or one resource by kind and name')
+    .argument('[kind]', 'ippool, ipreservation, ipamconfiguration or node')
+    .argument('[name]', 'the resource to delete')
+    .option('-f, --filename <file>', 'YAML or JSON resources; - for standard input')
+    .action(async (kind: string | undefined, name: string | undefined, o: { filename?: string }) => {
+      if ((kind !== undefined) === (o.filename !== undefined)) throw new CliUsageError('delete needs either -f <file> or <kind> <name>');
+      if (kind !== undefined) {
+        if (name === undefined) throw new CliUsageError(`delete ${kind} needs a name`);
+        kindOfArgument(allKindOps(), kind);
+        setTask(async (ctx) => {
+          const result = await deleteByName(ctx.datastore, kind, name);
+          return { text: renderManaged(result), json: result };
+        }, false, ACCESS.delete);
+        return;
+      }
+      const file = requireFile(o.filename, 'delete');
+      const docs = await readDocuments({ file, stdin: stdin() });
+      setTask(async (ctx) => {
+        const result = await manageResources(ctx.datastore, 'delete', docs, file === '-' ? 'stdin' : file);
+        return { text: renderManaged(result), json: result };
+      }, false, ACCESS.delete);
+    });
+}
