@@ -77,7 +77,8 @@ export function createEtcdDatastore(config: EtcdDatastoreConfig): Datastore {
   const endpoints = parseEndpoints(config.endpoints);
   const prefix = config.prefix ?? '';
   if (prefix.endsWith('/')) throw new DatastoreConfigError(`etcd key prefix ${JSON.stringify(prefix)} must not end with "/": Calico keys start with one`);
-  const client = config.client ?? 'http';
+  // Configurations come from JSON and the environment too: check what the type cannot.
+  const client: unknown = config.client ?? 'http';
   if (client !== 'http' && client !== 'grpc') throw new DatastoreConfigError(`etcd client must be "http" or "grpc", got ${JSON.stringify(client)}`);
   const connection: EtcdConnection = {
     endpoints,

@@ -20,7 +20,7 @@ export function translateEtcdError(err: unknown, identifier: string): IpamError 
   const at = err instanceof EtcdWireError && !message.includes(err.endpoint) ? ` (etcd at ${err.endpoint})` : '';
   switch (kind) {
     case 'compacted':
-      return new WatchExpiredError(`etcd revision for ${identifier} was compacted: list again${at}`, options);
+      return new WatchExpiredError(`etcd revision for ${identifier} was compacted: list again${err instanceof EtcdWireError ? ` (etcd at ${err.endpoint})` : ''}`, options);
     case 'unauthorized':
       return new UnauthorizedError(`etcd refused access to ${identifier}: ${message}${at}`, options);
     case 'bad-credentials':

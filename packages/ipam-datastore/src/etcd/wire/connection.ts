@@ -43,7 +43,7 @@ export function parseEndpoints(endpoints: readonly string[]): URL[] {
       );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new DatastoreConfigError(`etcd endpoint ${JSON.stringify(endpoint)} must be http:// or https://`);
+      throw new DatastoreConfigError(`etcd endpoint ${JSON.stringify(redactEndpoint(endpoint))} must be http:// or https://`);
     }
     return url;
   });

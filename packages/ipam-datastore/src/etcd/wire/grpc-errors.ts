@@ -17,7 +17,8 @@ export function grpcWireError(err: unknown, endpoint: string): unknown {
   if (err instanceof EtcdAuthenticationFailedError) {
     return new EtcdWireError('bad-credentials', endpoint, `etcd at ${endpoint} rejected the username/password: ${err.message}`, options);
   }
-  if (err instanceof EtcdPermissionDeniedError || err instanceof EtcdInvalidAuthTokenError || err instanceof GRPCUnauthenticatedError) {
+  const unauthenticated = err.message.includes('user name is empty');
+  if (unauthenticated || err instanceof EtcdPermissionDeniedError || err instanceof EtcdInvalidAuthTokenError || err instanceof GRPCUnauthenticatedError) {
     return new EtcdWireError('unauthorized', endpoint, text, options);
   }
   if (err instanceof GRPCInvalidArgumentError) return new EtcdWireError('invalid-argument', endpoint, text, options);

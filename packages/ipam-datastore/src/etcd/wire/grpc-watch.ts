@@ -1,4 +1,4 @@
-import { Range, type IWatchResponse, type Watcher } from 'etcd3';
+import { Range, type IKeyValue, type IWatchResponse, type Watcher } from 'etcd3';
 import type { WireWatch, WireWatchHandlers, WireWatchRequest } from './etcd-wire.js';
 import { grpcWireError } from './grpc-errors.js';
 import { fromGrpcKv, type GrpcEtcdWire } from './grpc-wire.js';
@@ -62,8 +62,7 @@ export async function startGrpcWatch(wire: GrpcEtcdWire, request: WireWatchReque
     const events = res.events.map((ev) => ({
       type: ev.type === 'Delete' ? ('delete' as const) : ('put' as const),
       kv: fromGrpcKv(ev.kv),
-      // etcd3 hands `null` (not undefined) when there was no previous value.
-      previous: ev.prev_kv == null ? undefined : fromGrpcKv(ev.prev_kv),
+      previous: previousOf(ev.prev_kv),
     }));
     const last = events[events.length - 1];
     if (last !== undefined) owed = (BigInt(last.kv.modRevision) + 1n).toString();
@@ -84,4 +83,9 @@ function isMessageTooLarge(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const { code, message } = err as { code?: unknown; message?: unknown };
   return code === 8 || (typeof message === 'string' && message.includes('larger than max'));
+}
+
+/** etcd3 hands `null` (not undefined, whatever its types say) when there was no previous value. */
+function previousOf(kv: IKeyValue | null | undefined): ReturnType<typeof fromGrpcKv> | undefined {
+  return kv == null ? undefined : fromGrpcKv(kv);
 }

@@ -25,7 +25,7 @@ export function gatewayError(body: GatewayError, endpoint: string, status: numbe
 function gatewayKind(code: number | undefined, message: string): WireErrorKind {
   if (message.includes('required revision has been compacted') || code === OUT_OF_RANGE) return 'compacted';
   if (message.includes('authentication failed')) return 'bad-credentials';
-  if (code === PERMISSION_DENIED || code === UNAUTHENTICATED || message.includes('user name is empty')) return 'unauthorized';
+  if (code === PERMISSION_DENIED || code === UNAUTHENTICATED || /invalid auth token|user name is empty/.test(message)) return 'unauthorized';
   if (code === INVALID_ARGUMENT) return 'invalid-argument';
   return 'unavailable';
 }
