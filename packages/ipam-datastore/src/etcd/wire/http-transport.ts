@@ -55,7 +55,8 @@ export interface StreamHandle {
  * (fetched with the username/password, fetched again when etcd rejects it).
  */
 export class HttpTransport {
-  private readonly agent: HttpAgent;
+  /** One keep-alive agent per scheme (endpoints may mix http and https when no TLS files are given). */
+  private readonly agents: { readonly http: HttpAgent; readonly https: HttpsAgent };
   private current = 0;
   private token: string | undefined;
   private authenticating: Promise<string> | undefined;
@@ -64,16 +65,16 @@ export class HttpTransport {
 
   constructor(readonly connection: EtcdConnection) {
     const tls = connection.tls;
-    const https = connection.endpoints.some((u) => u.protocol === 'https:');
-    this.agent = https
-      ? new HttpsAgent({
-          keepAlive: true,
-          ...(tls?.ca === undefined ? {} : { ca: tls.ca }),
-          ...(tls?.cert === undefined ? {} : { cert: tls.cert }),
-          ...(tls?.key === undefined ? {} : { key: tls.key }),
-          ...(tls?.serverName === undefined ? {} : { servername: tls.serverName }),
-        })
-      : new HttpAgent({ keepAlive: true });
+    this.agents = {
+      http: new HttpAgent({ keepAlive: true }),
+      https: new HttpsAgent({
+        keepAlive: true,
+        ...(tls?.ca === undefined ? {} : { ca: tls.ca }),
+        ...(tls?.cert === undefined ? {} : { cert: tls.cert }),
+        ...(tls?.key === undefined ? {} : { key: tls.key }),
+        ...(tls?.serverName === undefined ? {} : { servername: tls.serverName }),
+      }),
+    };
   }
 
   get target(): string {
@@ -108,7 +109,8 @@ export class HttpTransport {
     this.closed = true;
     for (const s of this.streams) s.destroy();
     this.streams.clear();
-    this.agent.destroy();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   private async withToken<T>(op: (token: string | undefined) => Promise<T>): Promise<T> {
@@ -186,11 +188,12 @@ export class HttpTransport {
 
   private send(url: URL, path: string, payload: string, token: string | undefined, until: number | undefined): Promise<{ request: ClientRequest; response: IncomingMessage }> {
     return new Promise((resolve, reject) => {
-      const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      const https = url.protocol === 'https:';
+      const request = (https ? httpsRequest : httpRequest)(
         new URL(path, url),
         {
           method: 'POST',
-          agent: this.agent,
+          agent: https ? this.agents.https : this.agents.http,
           headers: {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(payload),
@@ -210,7 +213,8 @@ export class HttpTransport {
         until === undefined
           ? undefined
           : setTimeout(() => request.destroy(Object.assign(new Error(`no answer within ${this.connection.callTimeoutMs} ms`), { code: 'ETIMEDOUT' })), Math.max(1, until - Date.now()));
-      request.once('error', (err) => {
+      // `on`, not `once`: an error after the answer arrived (a watch stream cut) must not go unhandled.
+      request.on('error', (err) => {
         if (timer !== undefined) clearTimeout(timer);
         reject(err);
       });

@@ -155,7 +155,8 @@ class HttpWatch implements WireWatch {
         if (!this.cancelled && !this.ended) void this.reconnect();
       };
       response.once('close', broken);
-      response.once('error', () => undefined);
+      // A cut stream reports through 'close'; its 'error' needs a listener so it is not unhandled.
+      response.on('error', () => undefined);
     });
   }
 
