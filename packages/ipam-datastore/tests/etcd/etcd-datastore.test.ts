@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { Etcd3 } from 'etcd3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,6 +28,26 @@ afterEach(async () => {
 });
 afterAll(() => raw.close());
 
+
+/** A TCP server that accepts connections and never says a word (a hung etcd). */
+async function silentServer(): Promise<{ endpoint: string; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 async function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -75,6 +95,19 @@ function suite(client: EtcdClientName): void {
       const ds = createEtcdDatastore({ client, endpoints: [`http://127.0.0.1:${port}`], retry: { attempts: 1, initialDelayMs: 10 } });
       open.push(ds);
       await expect(ds.blocks.get('10.0.0.0/30')).rejects.toThrow(`127.0.0.1:${port}`);
+    });
+
+    it('gives up on an endpoint that accepts connections but never answers, within the call deadline', { timeout: 30_000 }, async () => {
+      const silent = await silentServer();
+      try {
+        const ds = createEtcdDatastore({ client, endpoints: [silent.endpoint], callTimeoutMs: 500, retry: { attempts: 1, initialDelayMs: 10 } });
+        open.push(ds);
+        const err = await ds.blocks.get('10.0.0.0/30').catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(DatastoreUnavailableError);
+        expect((err as Error).message).toContain(new URL(silent.endpoint).host);
+      } finally {
+        await silent.close();
+      }
     });
 
     it('fails over to the next endpoint when the first refuses connections', async () => {

@@ -13,7 +13,6 @@ interface GatewayError {
 /** gRPC status codes etcd answers with (google.golang.org/grpc/codes). */
 const INVALID_ARGUMENT = 3;
 const PERMISSION_DENIED = 7;
-const OUT_OF_RANGE = 11;
 const UNAUTHENTICATED = 16;
 
 /** An answer of etcd's JSON gateway that was not a success. */
@@ -23,7 +22,7 @@ export function gatewayError(body: GatewayError, endpoint: string, status: numbe
 }
 
 function gatewayKind(code: number | undefined, message: string): WireErrorKind {
-  if (message.includes('required revision has been compacted') || code === OUT_OF_RANGE) return 'compacted';
+  if (message.includes('required revision has been compacted')) return 'compacted';
   if (message.includes('authentication failed')) return 'bad-credentials';
   if (code === PERMISSION_DENIED || code === UNAUTHENTICATED || /invalid auth token|user name is empty/.test(message)) return 'unauthorized';
   if (code === INVALID_ARGUMENT) return 'invalid-argument';
@@ -94,7 +93,7 @@ export class HttpTransport {
   /** A streaming call (watch): the open response; the caller reads and ends it. */
   async stream(path: string, body: unknown): Promise<StreamHandle> {
     return this.withToken(async (token) => {
-      const handle = await this.open(path, body, token, false);
+      const handle = await this.open(path, body, token, 'headers');
       if (handle.response.statusCode !== 200) {
         const text = await readAll(handle.response);
         throw gatewayError(parseJson(text, handle.endpoint) as GatewayError, handle.endpoint, handle.response.statusCode ?? 0);
@@ -151,7 +150,7 @@ export class HttpTransport {
 
   /** One request with its whole answer, within the call deadline, failing over between endpoints. */
   private async post(path: string, body: unknown, token: string | undefined): Promise<{ status: number; text: string; endpoint: string }> {
-    const handle = await this.open(path, body, token, true);
+    const handle = await this.open(path, body, token, 'body');
     let text: string;
     try {
       text = await readAll(handle.response);
@@ -162,7 +161,8 @@ export class HttpTransport {
     return { status: handle.response.statusCode ?? 0, text, endpoint: handle.endpoint };
   }
 
-  private async open(path: string, body: unknown, token: string | undefined, deadline: boolean): Promise<StreamHandle> {
+  /** Sends one request; the call deadline covers the answer's `body` (unary) or only its `headers` (a stream). */
+  private async open(path: string, body: unknown, token: string | undefined, deadline: 'body' | 'headers'): Promise<StreamHandle> {
     if (this.closed) throw new EtcdWireError('closed', this.target, 'the etcd client is closed');
     const payload = JSON.stringify(body);
     const endpoints = this.connection.endpoints;
@@ -174,7 +174,7 @@ export class HttpTransport {
       if (url === undefined) break;
       const endpoint = endpointName(url);
       try {
-        const handle = await this.send(url, path, payload, token, deadline ? until : undefined);
+        const handle = await this.send(url, path, payload, token, until, deadline);
         this.current = index;
         return { ...handle, endpoint };
       } catch (err) {
@@ -186,7 +186,14 @@ export class HttpTransport {
     throw new EtcdWireError('unavailable', this.target, `etcd unreachable (${failures.join('; ')})`);
   }
 
-  private send(url: URL, path: string, payload: string, token: string | undefined, until: number | undefined): Promise<{ request: ClientRequest; response: IncomingMessage }> {
+  private send(
+    url: URL,
+    path: string,
+    payload: string,
+    token: string | undefined,
+    until: number,
+    deadline: 'body' | 'headers',
+  ): Promise<{ request: ClientRequest; response: IncomingMessage }> {
     return new Promise((resolve, reject) => {
       const https = url.protocol === 'https:';
       const request = (https ? httpsRequest : httpRequest)(
@@ -201,21 +208,23 @@ export class HttpTransport {
           },
         },
         (response) => {
-          if (timer !== undefined) {
-            // The deadline covers the whole answer: cancel it once the body has been read.
+          if (deadline === 'headers') {
+            clearTimeout(timer);
+          } else {
+            // A unary call's deadline covers the whole answer: cancel it once the body has been read.
             response.once('end', () => clearTimeout(timer));
             response.once('close', () => clearTimeout(timer));
           }
           resolve({ request, response });
         },
       );
-      const timer =
-        until === undefined
-          ? undefined
-          : setTimeout(() => request.destroy(Object.assign(new Error(`no answer within ${this.connection.callTimeoutMs} ms`), { code: 'ETIMEDOUT' })), Math.max(1, until - Date.now()));
+      const timer = setTimeout(
+        () => request.destroy(Object.assign(new Error(`no answer within ${this.connection.callTimeoutMs} ms`), { code: 'ETIMEDOUT' })),
+        Math.max(1, until - Date.now()),
+      );
       // `on`, not `once`: an error after the answer arrived (a watch stream cut) must not go unhandled.
       request.on('error', (err) => {
-        if (timer !== undefined) clearTimeout(timer);
+        clearTimeout(timer);
         reject(err);
       });
       request.end(payload);
