@@ -104,6 +104,11 @@ export class HttpTransport {
     });
   }
 
+  /** Drops the auth token (etcd said it no longer knows it): the next request authenticates again. */
+  forgetToken(): void {
+    this.token = undefined;
+  }
+
   close(): void {
     this.closed = true;
     for (const s of this.streams) s.destroy();

@@ -119,6 +119,13 @@ class HttpWatch implements WireWatch {
           }
           resolve();
         }
+        if (res.canceled === true && /invalid auth token/.test(res.cancel_reason ?? '')) {
+          // etcd restarted and forgot the token the stream was opened with: authenticate again and
+          // reopen from `owed` (the stream's close does that; five in a row without data end it).
+          this.transport.forgetToken();
+          request.destroy();
+          return;
+        }
         if (res.canceled === true) {
           const compacted = res.compact_revision !== undefined && res.compact_revision !== '0';
           fail(
