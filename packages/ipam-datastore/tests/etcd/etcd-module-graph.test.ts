@@ -5,6 +5,7 @@ import { withEtcd } from '@ipamkit/test-utils';
 import { assertEtcdDistIsFresh } from './support/assert-etcd-dist-fresh.js';
 
 const ETCD_CJS = fileURLToPath(new URL('../../dist/etcd.cjs', import.meta.url));
+const ROOT_CJS = fileURLToPath(new URL('../../dist/index.cjs', import.meta.url));
 
 /** Heavy client modules the http path must never load (design/ipam-datastore.md, "etcd clients"). */
 const HEAVY = /[\\/]node_modules[\\/](etcd3|@grpc[\\/]grpc-js|protobufjs)[\\/]/;
@@ -13,11 +14,15 @@ const HEAVY = /[\\/]node_modules[\\/](etcd3|@grpc[\\/]grpc-js|protobufjs)[\\/]/;
  * A fresh node process that requires the built CJS etcd module, opens a datastore with `client`,
  * writes and reads one handle, and prints which heavy modules ended up in require.cache.
  */
-function childRun(endpoint: string, client: 'http' | 'grpc'): Promise<{ heavy: string[]; handleId: string }> {
+function childRun(endpoint: string, client: 'http' | 'grpc', entry: 'etcd' | 'root' = 'etcd'): Promise<{ heavy: string[]; handleId: string }> {
+  const config = JSON.stringify({ endpoints: [endpoint], prefix: `/graph-${process.pid}-${client}-${entry}`, client });
+  const open =
+    entry === 'etcd'
+      ? `require(${JSON.stringify(ETCD_CJS)}).createEtcdDatastore(${config})`
+      : `await require(${JSON.stringify(ROOT_CJS)}).createDatastore({ type: 'etcd', ...${config} })`;
   const script = `
-    const { createEtcdDatastore } = require(${JSON.stringify(ETCD_CJS)});
-    const ds = createEtcdDatastore({ endpoints: [${JSON.stringify(endpoint)}], prefix: '/graph-${process.pid}-${client}', client: ${JSON.stringify(client)} });
     (async () => {
+      const ds = ${open};
       await ds.handles.create({ handleId: 'h', block: {}, deleted: false });
       const got = await ds.handles.get('h');
       await ds.close();
@@ -45,6 +50,11 @@ describe('the built etcd module (dist/etcd.cjs)', () => {
 
   it('loads no etcd3, @grpc/grpc-js or protobufjs for a datastore on the http client', { timeout: 30_000 }, async () => {
     const out = await childRun(etcd.endpoint, 'http');
+    expect(out).toEqual({ heavy: [], handleId: 'h' });
+  });
+
+  it('loads none of them through the root entry (createDatastore) either', { timeout: 30_000 }, async () => {
+    const out = await childRun(etcd.endpoint, 'http', 'root');
     expect(out).toEqual({ heavy: [], handleId: 'h' });
   });
 
