@@ -130,10 +130,7 @@ describe('etcd with username/password authentication', () => {
         expect(everything(err)).not.toContain(canary);
       });
 
-      // http only: etcd3 (grpc) keeps its watch stream, opened with the forgotten token, and etcd
-      // cancels every watch created on it (a known limitation: design/ipam-datastore.md, "etcd TLS
-      // and authentication").
-      if (client === 'http') it('keeps a watch delivering across an etcd restart that forgets its tokens', { timeout: 60_000 }, async () => {
+      it('keeps a watch delivering across an etcd restart that forgets its tokens', { timeout: 60_000 }, async () => {
         const ds = datastore({ client, endpoints: [etcd.endpoint], ...securityOf(etcd.handle), retry: { attempts: 8, initialDelayMs: 100 } });
         const { revision } = await ds.ipPools.listWithRevision();
         const abort = new AbortController();

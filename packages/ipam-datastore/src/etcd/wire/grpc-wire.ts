@@ -1,5 +1,5 @@
 import { rootCertificates } from 'node:tls';
-import { CompareResult, CompareTarget, Etcd3, type ICompare, type IKeyValue, type IRangeRequest, type IRequestOp } from 'etcd3';
+import { CompareResult, CompareTarget, Etcd3, type ICompare, type IOptions, type IKeyValue, type IRangeRequest, type IRequestOp } from 'etcd3';
 import { endpointName, type EtcdConnection } from './connection.js';
 import type { EtcdWire, WireCompare, WireKv, WireOp, WireRange, WireTxnResult, WireWatch, WireWatchHandlers, WireWatchRequest } from './etcd-wire.js';
 import { grpcCall } from './grpc-errors.js';
@@ -43,11 +43,12 @@ function grpcOp(o: WireOp): IRequestOp {
 export class GrpcEtcdWire implements EtcdWire {
   readonly client: Etcd3;
   readonly target: string;
+  private readonly options: IOptions;
 
   constructor(connection: EtcdConnection, options: GrpcOptions) {
     const { tls, auth, callTimeoutMs } = connection;
     this.target = connection.endpoints.map(endpointName).join(',');
-    this.client = new Etcd3({
+    this.options = {
       hosts: connection.endpoints.map(endpointName),
       ...(tls === undefined
         ? {}
@@ -66,7 +67,16 @@ export class GrpcEtcdWire implements EtcdWire {
       // Streams (watches) live until cancelled; every other call gets a deadline so a hung etcd
       // surfaces as DatastoreUnavailableError instead of a hung CNI invocation.
       defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + callTimeoutMs }),
-    });
+    };
+    this.client = new Etcd3(this.options);
+  }
+
+  /**
+   * Another client with the same settings: its own connection, watch stream and auth token. A watch
+   * whose shared stream holds a token etcd forgot (etcd3 keeps that stream open) moves to one.
+   */
+  newClient(): Etcd3 {
+    return new Etcd3(this.options);
   }
 
   range(range: WireRange): Promise<{ kvs: WireKv[]; revision: string }> {

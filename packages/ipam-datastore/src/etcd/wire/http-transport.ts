@@ -124,7 +124,16 @@ export class HttpTransport {
     } catch (err) {
       if (!isStaleToken(err)) throw err;
       this.token = undefined;
-      return op(await this.authToken());
+    }
+    try {
+      return await op(await this.authToken());
+    } catch (err) {
+      if (!isStaleToken(err)) throw err;
+      this.token = undefined;
+      // A token fresh from etcd rejected too: etcd is settling after a restart; the bounded
+      // unavailable-retry tries again shortly.
+      const endpoint = err instanceof EtcdWireError ? err.endpoint : this.target;
+      throw new EtcdWireError('unavailable', endpoint, `etcd at ${endpoint} rejected a fresh auth token too; it may be restarting`, { cause: err });
     }
   }
 

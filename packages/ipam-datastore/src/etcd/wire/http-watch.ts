@@ -170,6 +170,9 @@ class HttpWatch implements WireWatch {
   /** After a stream broke: open it again from `owed`, backing off while etcd is unreachable. */
   private async reconnect(): Promise<void> {
     let delay = RECONNECT_FIRST_MS;
+    // A stream that broke before delivering anything (etcd still dropping fresh tokens after a
+    // restart, say) is not reopened at once: back off by how many did so in a row.
+    if (this.connectsWithoutData > 0) await new Promise((resolve) => setTimeout(resolve, RECONNECT_FIRST_MS * 2 ** (this.connectsWithoutData - 1)));
     while (!this.cancelled && !this.ended) {
       try {
         await this.connect();
