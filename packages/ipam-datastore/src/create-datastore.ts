@@ -66,7 +66,18 @@ export async function createDatastore(config: DatastoreConfig): Promise<Datastor
     case 'etcd': {
       if (config.endpoints.length === 0) throw new DatastoreConfigError('etcd datastore needs at least one endpoint');
       const factory = backendFactory(await import('./etcd/index.js'), 'createEtcdDatastore');
-      return factory(config);
+      // Endpoints, TLS files, credentials and the client choice all go through; createEtcdDatastore
+      // refuses user info in an endpoint and unreadable TLS files with a DatastoreConfigError.
+      const { endpoints, prefix, tls, username, password, client } = config;
+      return factory({
+        type: 'etcd',
+        endpoints,
+        ...(prefix === undefined ? {} : { prefix }),
+        ...(tls === undefined ? {} : { tls }),
+        ...(username === undefined ? {} : { username }),
+        ...(password === undefined ? {} : { password }),
+        ...(client === undefined ? {} : { client }),
+      });
     }
     case 'kubernetes': {
       const factory = backendFactory(await import('./kubernetes/index.js'), 'createKubernetesDatastore');

@@ -10,6 +10,8 @@ export interface EtcdBenchOptions {
   readonly writers?: number;
   /** CAS updates per concurrent writer (default 250). */
   readonly writesPerWriter?: number;
+  /** Which etcd client (default: the datastore's default, `http`). */
+  readonly client?: 'http' | 'grpc';
 }
 
 export interface EtcdBenchResult {
@@ -51,7 +53,7 @@ export async function benchEtcdCas(options: EtcdBenchOptions): Promise<EtcdBench
   const writers = options.writers ?? 16;
   const writesPerWriter = options.writesPerWriter ?? 250;
   const prefix = `/ipamkit-bench-${process.pid}-${Date.now()}`;
-  const open = (): Datastore => createEtcdDatastore({ endpoints: [options.endpoint], prefix });
+  const open = (): Datastore => createEtcdDatastore({ endpoints: [options.endpoint], prefix, ...(options.client === undefined ? {} : { client: options.client }) });
 
   const serial = open();
   const clients = Array.from({ length: writers }, open);

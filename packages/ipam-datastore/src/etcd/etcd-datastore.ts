@@ -1,5 +1,6 @@
-import { Etcd3 } from 'etcd3';
-import { ValidationError, type Datastore } from '@ipamkit/models';
+import type { Datastore } from '@ipamkit/models';
+import type { EtcdTlsConfig } from '../create-datastore.js';
+import { DatastoreConfigError } from '../errors.js';
 import { DecodedMemo } from './decoded-memo.js';
 import { EtcdKv } from './etcd-kv.js';
 import { etcdStores } from './etcd-stores.js';
@@ -7,10 +8,24 @@ import { runTransaction, type TxReads } from './etcd-transaction.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-unavailable.js';
 import type { TransactionKv } from './transaction-kv.js';
 import { TxReadCache } from './tx-read-cache.js';
+import { endpointName, loadAuth, loadTls, parseEndpoints, type EtcdConnection } from './wire/connection.js';
+import type { EtcdWire } from './wire/etcd-wire.js';
+import { HttpEtcdWire } from './wire/http-wire.js';
+import { LazyWire } from './wire/lazy-wire.js';
 
 export interface EtcdDatastoreConfig {
-  /** e.g. `['http://127.0.0.1:2379']`. */
+  /** e.g. `['http://127.0.0.1:2379']`; never with user info (refused: give username/password). */
   readonly endpoints: string[];
+  /**
+   * `http` (default): etcd's JSON gateway over node:http(s), nothing heavy to load; `grpc`: the
+   * etcd3 library, imported only when chosen. See design/ipam-datastore.md, "etcd clients".
+   */
+  readonly client?: 'http' | 'grpc';
+  /** CA bundle, client certificate and key (PEM file paths, read at open), server name override. */
+  readonly tls?: EtcdTlsConfig;
+  /** etcd's own authentication: the user whose token every request carries. */
+  readonly username?: string;
+  readonly password?: string;
   /**
    * Prepended to every key (`<prefix>/calico/ipam/v2/...`), to share one etcd between isolated
    * users such as test runs. Empty (the default) is Calico's own layout.
@@ -29,7 +44,7 @@ export interface EtcdDatastoreConfig {
   /** Called once for every request sent to etcd (a diagnostic hook: tests and benches count round trips with it). */
   readonly onRequest?: () => void;
   /**
-   * Largest gRPC message accepted from etcd (default 256 MiB). A watch that resumes behind (after an
+   * grpc client only: largest gRPC message accepted from etcd (default 256 MiB). A watch that resumes behind (after an
    * etcd restart, or a slow consumer) is caught up with up to 1,000 revisions in ONE response, each
    * event carrying the value and the previous value: about 35 MB for full /26 blocks, far above
    * gRPC's 4 MiB default, which would break the stream on every reconnect.
@@ -59,19 +74,21 @@ function transactionReads(view: TransactionKv): TxReads {
  * transaction, list-then-watch from a revision. See design/ipam-datastore.md, "etcd backend".
  */
 export function createEtcdDatastore(config: EtcdDatastoreConfig): Datastore {
-  if (config.endpoints.length === 0) throw new ValidationError('etcd datastore needs at least one endpoint');
+  const endpoints = parseEndpoints(config.endpoints);
   const prefix = config.prefix ?? '';
-  if (prefix.endsWith('/')) throw new ValidationError(`etcd key prefix ${JSON.stringify(prefix)} must not end with "/": Calico keys start with one`);
-  const callTimeoutMs = config.callTimeoutMs ?? 10_000;
-  const client = new Etcd3({
-    hosts: config.endpoints,
-    grpcOptions: { 'grpc.max_receive_message_length': config.maxReceiveMessageBytes ?? DEFAULT_MAX_RECEIVE_MESSAGE_BYTES },
-    // Streams (watches) live until cancelled; every other call gets a deadline so a hung etcd
-    // surfaces as DatastoreUnavailableError instead of a hung CNI invocation.
-    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + callTimeoutMs }),
-  });
+  if (prefix.endsWith('/')) throw new DatastoreConfigError(`etcd key prefix ${JSON.stringify(prefix)} must not end with "/": Calico keys start with one`);
+  // Configurations come from JSON and the environment too: check what the type cannot.
+  const client: unknown = config.client ?? 'http';
+  if (client !== 'http' && client !== 'grpc') throw new DatastoreConfigError(`etcd client must be "http" or "grpc", got ${JSON.stringify(client)}`);
+  const connection: EtcdConnection = {
+    endpoints,
+    tls: loadTls(config.tls, endpoints),
+    auth: loadAuth(config.username, config.password),
+    callTimeoutMs: config.callTimeoutMs ?? 10_000,
+  };
+  const wire = client === 'http' ? new HttpEtcdWire(connection) : grpcWire(connection, config.maxReceiveMessageBytes ?? DEFAULT_MAX_RECEIVE_MESSAGE_BYTES);
   const cache = config.transactionReadCache === false ? undefined : new TxReadCache();
-  const kv = new EtcdKv(client, prefix, config.retry ?? DEFAULT_RETRY_POLICY, {
+  const kv = new EtcdKv(wire, prefix, config.retry ?? DEFAULT_RETRY_POLICY, {
     memo: new DecodedMemo(),
     ...(cache === undefined ? {} : { txCache: cache }),
     ...(config.onRequest === undefined ? {} : { onRequest: config.onRequest }),
@@ -84,8 +101,14 @@ export function createEtcdDatastore(config: EtcdDatastoreConfig): Datastore {
     // back-fill (spec/datastore.md §4.6).
     upgradeHost: () => Promise.resolve(),
     close: () => {
-      client.close();
+      wire.close();
       return Promise.resolve();
     },
   };
+}
+
+/** The etcd3-based client, whose module (and etcd3, gRPC, protobufjs) is imported on first use only. */
+function grpcWire(connection: EtcdConnection, maxReceiveMessageBytes: number): EtcdWire {
+  const target = connection.endpoints.map(endpointName).join(',');
+  return new LazyWire(target, async () => (await import('./wire/grpc-wire.js')).createGrpcWire(connection, { maxReceiveMessageBytes }));
 }

@@ -1,8 +1,8 @@
-import { CompareResult, CompareTarget, Range, type Etcd3, type ICompare, type IKeyValue, type IRangeRequest, type IRequestOp, type IResponseOp } from 'etcd3';
 import { ValidationError } from '@ipamkit/models';
 import { DecodedMemo } from './decoded-memo.js';
 import type { TxReadCache } from './tx-read-cache.js';
 import { retryUnavailable, type RetryPolicy } from './retry-unavailable.js';
+import { prefixEnd, type EtcdWire, type WireCompare, type WireKv, type WireOp, type WireRange } from './wire/etcd-wire.js';
 
 /** One stored key, with the key as Calico names it (our configured prefix removed). */
 export interface RawKv {
@@ -74,13 +74,13 @@ export interface EtcdKvShared {
 }
 
 /**
- * Calico keys over an etcd3 client: an optional key prefix (for sharing one etcd between test
+ * Calico keys over an etcd client (the http or grpc wire, design/ipam-datastore.md "etcd clients"): an optional key prefix (for sharing one etcd between test
  * runs or tenants), error translation and unavailable-retry at one boundary, and the three
  * primitive operations every store is built from: read, range, compare-and-commit.
  */
 export class EtcdKv {
   constructor(
-    readonly client: Etcd3,
+    readonly wire: EtcdWire,
     readonly prefix: string,
     readonly retry: RetryPolicy,
     readonly shared: EtcdKvShared = { memo: new DecodedMemo() },
@@ -106,14 +106,12 @@ export class EtcdKv {
 
   /** The store's current revision (one cheap read). */
   async currentRevision(): Promise<string> {
-    return this.request('revision', async () => (await this.client.get(this.full('/')).exec()).header.revision);
+    return this.request('revision', async () => (await this.wire.range({ key: this.keyBytes('/') })).revision);
   }
 
   async get(key: string, atRevision?: string): Promise<RawKv | undefined> {
     return this.request(key, async () => {
-      const builder = this.client.get(this.full(key));
-      if (atRevision !== undefined) builder.revision(atRevision);
-      const res = await builder.exec();
+      const res = await this.wire.range({ key: this.keyBytes(key), ...(atRevision === undefined ? {} : { revision: atRevision }) });
       const kv = res.kvs[0];
       return kv === undefined ? undefined : this.toRaw(kv);
     });
@@ -122,21 +120,17 @@ export class EtcdKv {
   /** Every key in [start, end) — or with prefix `start` when `end` is absent — at one revision. */
   async range(start: string, end?: string, atRevision?: string): Promise<{ kvs: RawKv[]; revision: string }> {
     return this.request(start, async () => {
-      const builder = this.client.getAll();
-      if (end === undefined) builder.prefix(this.full(start));
-      else builder.inRange(new Range(this.full(start), this.full(end)));
-      if (atRevision !== undefined) builder.revision(atRevision);
-      const res = await builder.exec();
-      return { kvs: res.kvs.map((kv) => this.toRaw(kv)), revision: res.header.revision };
+      const res = await this.wire.range(this.rawRange({ kind: 'range', start, ...(end === undefined ? {} : { end }) }, atRevision));
+      return { kvs: res.kvs.map((kv) => this.toRaw(kv)), revision: res.revision };
     });
   }
 
   /** Deletes one key unconditionally; returns whether it existed. */
   async deleteKey(key: string): Promise<boolean> {
     return this.request(key, async () => {
-      const res = await this.client.delete().key(this.full(key)).exec();
-      this.txCache?.committed([{ op: 'delete', key }], res.header.revision, () => undefined);
-      return res.deleted !== '0';
+      const res = await this.wire.deleteKey(this.keyBytes(key));
+      this.txCache?.committed([{ op: 'delete', key }], res.revision, () => undefined);
+      return res.deleted !== 0;
     });
   }
 
@@ -158,11 +152,11 @@ export class EtcdKv {
     if (req.compares.length === 0 && req.ops.length > 0) throw new ValidationError(`transaction on ${req.identifier} has no preconditions`);
     const compare = req.compares.map((c) => this.rawCompare(c));
     const success = req.ops.map((o) => this.rawOperation(o));
-    const failure = req.elseReads.map((r) => ({ request_range: this.rawRange(r) }));
+    const failure = req.elseReads.map((r): WireOp => ({ op: 'range', range: this.rawRange(r) }));
     return this.request(req.identifier, async () => {
-      const res = await this.client.kv.txn({ compare, success, failure });
+      const res = await this.wire.txn(compare, success, failure);
       const elseResults = res.succeeded ? [] : req.elseReads.map((r, i) => this.readResult(r, res.responses[i]));
-      return { succeeded: res.succeeded, revision: res.header.revision, elseResults };
+      return { succeeded: res.succeeded, revision: res.revision, elseResults };
     });
   }
 
@@ -171,63 +165,66 @@ export class EtcdKv {
    * `atRevision` when given, else the current one, which is returned.
    */
   async readMany(requests: readonly ReadRequest[], atRevision?: string): Promise<{ results: ReadResult[]; revision: string }> {
-    const success: IRequestOp[] = requests.map((r) => ({ request_range: this.rawRange(r, atRevision) }));
+    const success = requests.map((r): WireOp => ({ op: 'range', range: this.rawRange(r, atRevision) }));
     return this.request(requests.length === 1 && requests[0]?.kind === 'key' ? requests[0].key : 'read batch', async () => {
-      const res = await this.client.kv.txn({ compare: [], success, failure: [] });
-      return { results: requests.map((r, i) => this.readResult(r, res.responses[i])), revision: atRevision ?? res.header.revision };
+      const res = await this.wire.txn([], success, []);
+      return { results: requests.map((r, i) => this.readResult(r, res.responses[i])), revision: atRevision ?? res.revision };
     });
   }
 
-  private prefixEnd(start: string): Buffer {
-    return Range.prefix(this.full(start)).end;
+  keyBytes(key: string): Buffer {
+    return Buffer.from(this.full(key));
   }
 
-  private rawRange(r: ReadRequest, atRevision?: string): IRangeRequest {
+  /** The wire range of a prefix (`end` absent) or of [start, end). */
+  rangeBytes(start: string, end: string | undefined): { key: Buffer; end: Buffer } {
+    const key = this.keyBytes(start);
+    return { key, end: end === undefined ? prefixEnd(key) : this.keyBytes(end) };
+  }
+
+  private rawRange(r: ReadRequest, atRevision?: string): WireRange {
     const revision = atRevision === undefined ? {} : { revision: atRevision };
-    if (r.kind === 'key') return { key: Buffer.from(this.full(r.key)), ...revision };
-    const end = r.end === undefined ? this.prefixEnd(r.start) : Buffer.from(this.full(r.end));
-    return { key: Buffer.from(this.full(r.start)), range_end: end, ...revision };
+    if (r.kind === 'key') return { key: this.keyBytes(r.key), ...revision };
+    return { ...this.rangeBytes(r.start, r.end), ...revision };
   }
 
-  private readResult(r: ReadRequest, response: IResponseOp | undefined): ReadResult {
-    const kvs = response?.response_range.kvs ?? [];
+  private readResult(r: ReadRequest, kvs: readonly WireKv[] | undefined): ReadResult {
+    const found = kvs ?? [];
     if (r.kind === 'key') {
-      const kv = kvs[0];
+      const kv = found[0];
       return kv === undefined ? undefined : this.toRaw(kv);
     }
-    return kvs.map((kv) => this.toRaw(kv));
+    return found.map((kv) => this.toRaw(kv));
   }
 
-  private rawCompare(c: TxnCompare): ICompare {
-    const key = Buffer.from(this.full(c.key));
+  private rawCompare(c: TxnCompare): WireCompare {
+    const key = this.keyBytes(c.key);
     switch (c.expect) {
       // A missing key has create revision 0; mod revision comparison also fails for a missing key.
       case 'absent':
-        return { key, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 };
+        return { key, target: 'create', result: 'equal', revision: '0' };
       case 'revision':
-        return { key, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: c.revision };
+        return { key, target: 'mod', result: 'equal', revision: c.revision };
       case 'created':
-        return { key, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: c.revision };
-      case 'unchanged-since': {
-        const end = c.end === undefined ? this.prefixEnd(c.key) : Buffer.from(this.full(c.end));
+        return { key, target: 'create', result: 'equal', revision: c.revision };
+      case 'unchanged-since':
         // Every key in the range has mod revision < revision + 1 (an empty range holds).
-        return { key, range_end: end, target: CompareTarget.Mod, result: CompareResult.Less, mod_revision: (BigInt(c.revision) + 1n).toString() };
-      }
+        return { ...this.rangeBytes(c.key, c.end), target: 'mod', result: 'less', revision: (BigInt(c.revision) + 1n).toString() };
     }
   }
 
-  private rawOperation(o: TxnOp): IRequestOp {
-    const key = Buffer.from(this.full(o.key));
-    return o.op === 'put' ? { request_put: { key, value: Buffer.from(o.value) } } : { request_delete_range: { key } };
+  private rawOperation(o: TxnOp): WireOp {
+    const key = this.keyBytes(o.key);
+    return o.op === 'put' ? { op: 'put', key, value: Buffer.from(o.value) } : { op: 'delete', key };
   }
 
-  toRaw(kv: IKeyValue): RawKv {
+  toRaw(kv: WireKv): RawKv {
     const key = kv.key.toString('utf8');
     return {
       key: key.startsWith(this.prefix) ? key.slice(this.prefix.length) : key,
-      value: kv.value.toString('utf8'),
-      modRevision: kv.mod_revision,
-      createRevision: kv.create_revision,
+      value: kv.value,
+      modRevision: kv.modRevision,
+      createRevision: kv.createRevision,
     };
   }
 }

@@ -58,7 +58,7 @@ export class TransactionKv extends EtcdKv {
     base: EtcdKv,
     private readonly cache: TxReadCache | undefined,
   ) {
-    super(base.client, base.prefix, base.retry, base.shared);
+    super(base.wire, base.prefix, base.retry, base.shared);
   }
 
   override async get(key: string): Promise<RawKv | undefined> {

@@ -3,12 +3,13 @@ import { withEtcd } from '@ipamkit/test-utils';
 import { createEtcdDatastore } from '../../src/etcd/index.js';
 import { assertDistIsFresh, runCasCounterChildren } from '../support/run-cas-children.js';
 import { assertEtcdDistIsFresh } from './support/assert-etcd-dist-fresh.js';
+import { ETCD_CLIENTS } from './support/etcd-clients.js';
 
 const PROCESSES = 8;
 const ITERATIONS = 200;
 const CIDR = '10.0.0.0/26';
 
-describe('etcd shared by many processes', () => {
+describe.each(ETCD_CLIENTS)('etcd shared by many processes (%s client)', (client) => {
   const etcd = withEtcd();
   beforeAll(() => {
     assertDistIsFresh();
@@ -16,12 +17,12 @@ describe('etcd shared by many processes', () => {
   });
 
   it('loses no increment when 8 processes each CAS-increment one handle 200 times', { timeout: 300_000 }, async () => {
-    const prefix = `/multi-process-${process.pid}`;
-    const ds = createEtcdDatastore({ endpoints: [etcd.endpoint], prefix });
+    const prefix = `/multi-process-${process.pid}-${client}`;
+    const ds = createEtcdDatastore({ client, endpoints: [etcd.endpoint], prefix });
     try {
       await ds.handles.create({ handleId: 'counter', block: { [CIDR]: 0 }, deleted: false });
       const results = await runCasCounterChildren({
-        config: { type: 'etcd', endpoints: [etcd.endpoint], prefix },
+        config: { type: 'etcd', endpoints: [etcd.endpoint], prefix, client },
         handleId: 'counter',
         cidr: CIDR,
         processes: PROCESSES,

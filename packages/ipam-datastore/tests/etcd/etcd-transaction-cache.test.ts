@@ -1,8 +1,9 @@
-import { Etcd3, KVClient } from 'etcd3';
+import { Etcd3 } from 'etcd3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, type Datastore, type DatastoreTx, type IPAMHandle, type Versioned } from '@ipamkit/models';
 import { sampleBlock, sampleHandle, withEtcd } from '@ipamkit/test-utils';
 import { createEtcdDatastore } from '../../src/etcd/index.js';
+import { ETCD_CLIENTS, type EtcdClientName } from './support/etcd-clients.js';
 
 // Transactions on etcd: reads batched into one request, reads served from what the client last
 // saw and proved current by the commit, and every way that cache can be wrong ending in the same
@@ -13,44 +14,37 @@ let raw: Etcd3;
 let run = 0;
 const open: Datastore[] = [];
 
-/** Every unary KV request any client in this process makes, by method. */
-const requests: Record<string, number> = {};
-const spied = ['range', 'txn', 'put', 'deleteRange'] as const;
-const originals = new Map<string, unknown>();
+/** Requests sent to etcd by the datastores of this file (counted at the wire: the `onRequest` hook). */
+let requests = 0;
 
 beforeAll(() => {
   raw = new Etcd3({ hosts: etcd.endpoint });
-  for (const method of spied) {
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- re-bound with apply below
-    const original = KVClient.prototype[method] as (...args: unknown[]) => unknown;
-    originals.set(method, original);
-    (KVClient.prototype as unknown as Record<string, unknown>)[method] = function (this: KVClient, ...args: unknown[]) {
-      requests[method] = (requests[method] ?? 0) + 1;
-      return original.apply(this, args);
-    };
-  }
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((ds) => ds.close()));
 });
 afterAll(() => {
-  for (const [method, original] of originals) (KVClient.prototype as unknown as Record<string, unknown>)[method] = original;
   raw.close();
 });
 
+let client: EtcdClientName = 'http';
+const onRequest = (): void => {
+  requests += 1;
+};
+
 function fresh(options: { transactionReadCache?: boolean } = {}): { ds: Datastore; other: Datastore } {
   const prefix = `/txc-${process.pid}-${++run}`;
-  const ds = createEtcdDatastore({ endpoints: [etcd.endpoint], prefix, ...options });
-  const other = createEtcdDatastore({ endpoints: [etcd.endpoint], prefix });
+  const ds = createEtcdDatastore({ client, endpoints: [etcd.endpoint], prefix, onRequest, ...options });
+  const other = createEtcdDatastore({ client, endpoints: [etcd.endpoint], prefix, onRequest });
   open.push(ds, other);
   return { ds, other };
 }
 
 /** Requests made while `fn` runs. */
 async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; requests: number }> {
-  const before = Object.values(requests).reduce((a, b) => a + b, 0);
+  const before = requests;
   const result = await fn();
-  return { result, requests: Object.values(requests).reduce((a, b) => a + b, 0) - before };
+  return { result, requests: requests - before };
 }
 
 function transact(ds: Datastore): <R>(body: (tx: DatastoreTx) => Promise<R>) => Promise<R> {
@@ -98,149 +92,158 @@ async function assignLike(ds: Datastore, handleId: string) {
   });
 }
 
-describe('etcd transactions', () => {
-  it('send a cold wave of reads as one request, and a warm transaction as one request in all', async () => {
-    const { ds } = fresh();
-    await seed(ds);
-    const cold = await counted(() => assignLike(ds, 'h-1'));
-    // One batched read of seven keys and ranges, then the commit.
-    expect(cold.requests).toBe(2);
-    const warm = await counted(() => assignLike(ds, 'h-2'));
-    expect(warm.requests).toBe(1);
-    expect(warm.result).toMatchObject({ pools: ['pool-a'], node: 'node-a', reservations: [], handle: undefined, seq: cold.result.seq + 1n });
-    expect((await ds.blocks.get('10.0.0.0/30')).sequenceNumber).toBe(cold.result.seq + 1n);
-    expect((await ds.handles.list()).map((h) => h.handleId).sort()).toEqual(['h-1', 'h-2']);
-  });
-
-  it('read everything fresh and validate nothing with the cache turned off', async () => {
-    const { ds } = fresh({ transactionReadCache: false });
-    await seed(ds);
-    await assignLike(ds, 'h-1');
-    const again = await counted(() => assignLike(ds, 'h-2'));
-    expect(again.requests).toBe(2);
-  });
-
-  it('fail with ConflictError when a cached block changed under the body, and succeed on the retry without reading again', async () => {
-    const { ds, other } = fresh();
-    await seed(ds);
-    await assignLike(ds, 'h-1');
-    const stored = await other.blocks.get('10.0.0.0/30');
-    await other.blocks.update({ ...stored, sequenceNumber: stored.sequenceNumber + 100n });
-    const seen: bigint[] = [];
-    const bump = () =>
-      transact(ds)(async (tx) => {
-        const block = await tx.blocks.get('10.0.0.0/30');
-        seen.push(block.sequenceNumber);
-        tx.write({ op: 'update', kind: 'block', value: { ...block, sequenceNumber: block.sequenceNumber + 1n } });
-      });
-    await expect(bump()).rejects.toBeInstanceOf(ConflictError);
-    // The failed commit's else branch refreshed the cache: the retry is one request again.
-    const retry = await counted(bump);
-    expect(retry.requests).toBe(1);
-    expect(seen).toEqual([stored.sequenceNumber, stored.sequenceNumber + 100n]);
-    expect((await other.blocks.get('10.0.0.0/30')).sequenceNumber).toBe(stored.sequenceNumber + 101n);
-  });
-
-  it('take a handle it has never seen as absent, and see it on the retry when it exists', async () => {
-    const { ds, other } = fresh();
-    await seed(ds);
-    await assignLike(ds, 'h-1');
-    await other.handles.create(sampleHandle('h-2'));
-    const seen: (Versioned<IPAMHandle> | undefined)[] = [];
-    const write = () =>
-      transact(ds)(async (tx) => {
-        const handle = await orUndefined(tx.handles.get('h-2'));
-        seen.push(handle);
-        if (handle === undefined) tx.write({ op: 'create', kind: 'handle', value: sampleHandle('h-2') });
-        else tx.write({ op: 'update', kind: 'handle', value: { ...handle, block: { '10.0.0.8/30': 7 } } });
-      });
-    await expect(write()).rejects.toBeInstanceOf(ConflictError);
-    await write();
-    expect(seen.map((h) => h?.handleId)).toEqual([undefined, 'h-2']);
-    expect((await other.handles.get('h-2')).block).toEqual({ '10.0.0.8/30': 7 });
-  });
-
-  it('notice a pool created, and a reservation deleted, since the cached ranges were read', async () => {
-    const { ds, other } = fresh();
-    await seed(ds);
-    await other.ipReservations.create({ name: 'res-a', reservedCIDRs: ['10.0.0.1/32'] });
-    await assignLike(ds, 'h-1');
-    await other.ipPools.create({ name: 'pool-b', cidr: '10.0.1.0/24', blockSize: 30 });
-    await other.ipReservations.delete('res-a');
-    // The cached ranges fail the commit, as a concurrent writer would; the core's CAS loop retries.
-    await expect(assignLike(ds, 'h-2')).rejects.toBeInstanceOf(ConflictError);
-    const warm = await assignLike(ds, 'h-2');
-    expect(warm.pools).toEqual(['pool-a', 'pool-b']);
-    expect(warm.reservations).toEqual([]);
-  });
-
-  it('turn a body error on stale cached reads into ConflictError, and rethrow one on current reads', async () => {
-    const { ds, other } = fresh();
-    await seed(ds);
-    await assignLike(ds, 'h-1');
-    const poolsSeen: number[] = [];
-    const failure = new Error('fewer than two pools');
-    const needsTwoPools = (): Promise<number> =>
-      transact(ds)(async (tx) => {
-        const pools = await tx.ipPools.list();
-        poolsSeen.push(pools.length);
-        if (pools.length < 2) throw failure;
-        return pools.length;
-      });
-    await expect(needsTwoPools()).rejects.toBe(failure);
-    await other.ipPools.create({ name: 'pool-b', cidr: '10.0.1.0/24', blockSize: 30 });
-    const stale = await needsTwoPools().catch((err: unknown) => err);
-    expect(stale).toBeInstanceOf(ConflictError);
-    expect((stale as ConflictError).cause).toBe(failure);
-    await expect(needsTwoPools()).resolves.toBe(2);
-    expect(poolsSeen).toEqual([1, 1, 2]);
-  });
-
-  it('keep a write precondition failure what it was: a stale revision in the body is a conflict', async () => {
-    const { ds } = fresh();
-    await seed(ds);
-    const block = await ds.blocks.get('10.0.0.0/30');
-    await assignLike(ds, 'h-1');
-    await expect(
-      transact(ds)(async (tx) => {
-        await tx.blocks.get('10.0.0.0/30');
-        tx.write({ op: 'update', kind: 'block', value: { ...block, sequenceNumber: 1n } });
-      }),
-    ).rejects.toBeInstanceOf(ConflictError);
-  });
-
-  it('never let a caller mutate what later transactions read', async () => {
-    const { ds } = fresh();
-    await seed(ds);
-    await assignLike(ds, 'h-1');
-    const first = await transact(ds)((tx) => tx.blocks.get('10.0.0.0/30'));
-    first.unallocated.length = 0;
-    (first.attributes as unknown[]).push({ handleId: 'mutated' });
-    const second = await transact(ds)((tx) => tx.blocks.get('10.0.0.0/30'));
-    expect(second.unallocated.length).toBeGreaterThan(0);
-    expect(second.attributes.some((a) => a.handleId === 'mutated')).toBe(false);
-  });
-
-  it('read back what a transaction wrote exactly as a client that never saw it decodes it', async () => {
-    const { ds, other } = fresh();
-    await seed(ds);
-    const block = await ds.blocks.get('10.0.0.0/30');
-    const written = {
-      ...block,
-      allocations: [0, null, 1, null],
-      unallocated: [3, 1],
-      attributes: [
-        { handleId: 'k8s-pod-network.abc', activeOwnerAttrs: { namespace: 'ns', node: 'node-a', pod: 'p', timestamp: '2026-11-29 09:00:00.123456789 +0000 UTC' } },
-        { handleId: 'vxlan-tunnel-addr-node-a', activeOwnerAttrs: { node: 'node-a', type: 'vxlanTunnelAddress' }, alternateOwnerAttrs: { node: 'node-b' } },
-      ],
-      sequenceNumber: 1_779_000_000_000_000_123n,
-      sequenceNumberForAllocation: { '0': 1_779_000_000_000_000_121n, '2': 1_779_000_000_000_000_122n },
-    };
-    await transact(ds)((tx) => {
-      tx.write({ op: 'update', kind: 'block', value: written });
-      return Promise.resolve();
+// Both clients: the round-trip counts are the backend's, whatever carries them.
+for (const name of ETCD_CLIENTS) {
+  describe(`${name} client`, () => {
+    beforeAll(() => {
+      client = name;
     });
-    expect(await transact(ds)((tx) => tx.blocks.get('10.0.0.0/30'))).toEqual(await other.blocks.get('10.0.0.0/30'));
-    expect(await ds.blocks.get('10.0.0.0/30')).toEqual(await other.blocks.get('10.0.0.0/30'));
+
+    describe('etcd transactions', () => {
+      it('send a cold wave of reads as one request, and a warm transaction as one request in all', async () => {
+        const { ds } = fresh();
+        await seed(ds);
+        const cold = await counted(() => assignLike(ds, 'h-1'));
+        // One batched read of seven keys and ranges, then the commit.
+        expect(cold.requests).toBe(2);
+        const warm = await counted(() => assignLike(ds, 'h-2'));
+        expect(warm.requests).toBe(1);
+        expect(warm.result).toMatchObject({ pools: ['pool-a'], node: 'node-a', reservations: [], handle: undefined, seq: cold.result.seq + 1n });
+        expect((await ds.blocks.get('10.0.0.0/30')).sequenceNumber).toBe(cold.result.seq + 1n);
+        expect((await ds.handles.list()).map((h) => h.handleId).sort()).toEqual(['h-1', 'h-2']);
+      });
+
+      it('read everything fresh and validate nothing with the cache turned off', async () => {
+        const { ds } = fresh({ transactionReadCache: false });
+        await seed(ds);
+        await assignLike(ds, 'h-1');
+        const again = await counted(() => assignLike(ds, 'h-2'));
+        expect(again.requests).toBe(2);
+      });
+
+      it('fail with ConflictError when a cached block changed under the body, and succeed on the retry without reading again', async () => {
+        const { ds, other } = fresh();
+        await seed(ds);
+        await assignLike(ds, 'h-1');
+        const stored = await other.blocks.get('10.0.0.0/30');
+        await other.blocks.update({ ...stored, sequenceNumber: stored.sequenceNumber + 100n });
+        const seen: bigint[] = [];
+        const bump = () =>
+          transact(ds)(async (tx) => {
+            const block = await tx.blocks.get('10.0.0.0/30');
+            seen.push(block.sequenceNumber);
+            tx.write({ op: 'update', kind: 'block', value: { ...block, sequenceNumber: block.sequenceNumber + 1n } });
+          });
+        await expect(bump()).rejects.toBeInstanceOf(ConflictError);
+        // The failed commit's else branch refreshed the cache: the retry is one request again.
+        const retry = await counted(bump);
+        expect(retry.requests).toBe(1);
+        expect(seen).toEqual([stored.sequenceNumber, stored.sequenceNumber + 100n]);
+        expect((await other.blocks.get('10.0.0.0/30')).sequenceNumber).toBe(stored.sequenceNumber + 101n);
+      });
+
+      it('take a handle it has never seen as absent, and see it on the retry when it exists', async () => {
+        const { ds, other } = fresh();
+        await seed(ds);
+        await assignLike(ds, 'h-1');
+        await other.handles.create(sampleHandle('h-2'));
+        const seen: (Versioned<IPAMHandle> | undefined)[] = [];
+        const write = () =>
+          transact(ds)(async (tx) => {
+            const handle = await orUndefined(tx.handles.get('h-2'));
+            seen.push(handle);
+            if (handle === undefined) tx.write({ op: 'create', kind: 'handle', value: sampleHandle('h-2') });
+            else tx.write({ op: 'update', kind: 'handle', value: { ...handle, block: { '10.0.0.8/30': 7 } } });
+          });
+        await expect(write()).rejects.toBeInstanceOf(ConflictError);
+        await write();
+        expect(seen.map((h) => h?.handleId)).toEqual([undefined, 'h-2']);
+        expect((await other.handles.get('h-2')).block).toEqual({ '10.0.0.8/30': 7 });
+      });
+
+      it('notice a pool created, and a reservation deleted, since the cached ranges were read', async () => {
+        const { ds, other } = fresh();
+        await seed(ds);
+        await other.ipReservations.create({ name: 'res-a', reservedCIDRs: ['10.0.0.1/32'] });
+        await assignLike(ds, 'h-1');
+        await other.ipPools.create({ name: 'pool-b', cidr: '10.0.1.0/24', blockSize: 30 });
+        await other.ipReservations.delete('res-a');
+        // The cached ranges fail the commit, as a concurrent writer would; the core's CAS loop retries.
+        await expect(assignLike(ds, 'h-2')).rejects.toBeInstanceOf(ConflictError);
+        const warm = await assignLike(ds, 'h-2');
+        expect(warm.pools).toEqual(['pool-a', 'pool-b']);
+        expect(warm.reservations).toEqual([]);
+      });
+
+      it('turn a body error on stale cached reads into ConflictError, and rethrow one on current reads', async () => {
+        const { ds, other } = fresh();
+        await seed(ds);
+        await assignLike(ds, 'h-1');
+        const poolsSeen: number[] = [];
+        const failure = new Error('fewer than two pools');
+        const needsTwoPools = (): Promise<number> =>
+          transact(ds)(async (tx) => {
+            const pools = await tx.ipPools.list();
+            poolsSeen.push(pools.length);
+            if (pools.length < 2) throw failure;
+            return pools.length;
+          });
+        await expect(needsTwoPools()).rejects.toBe(failure);
+        await other.ipPools.create({ name: 'pool-b', cidr: '10.0.1.0/24', blockSize: 30 });
+        const stale = await needsTwoPools().catch((err: unknown) => err);
+        expect(stale).toBeInstanceOf(ConflictError);
+        expect((stale as ConflictError).cause).toBe(failure);
+        await expect(needsTwoPools()).resolves.toBe(2);
+        expect(poolsSeen).toEqual([1, 1, 2]);
+      });
+
+      it('keep a write precondition failure what it was: a stale revision in the body is a conflict', async () => {
+        const { ds } = fresh();
+        await seed(ds);
+        const block = await ds.blocks.get('10.0.0.0/30');
+        await assignLike(ds, 'h-1');
+        await expect(
+          transact(ds)(async (tx) => {
+            await tx.blocks.get('10.0.0.0/30');
+            tx.write({ op: 'update', kind: 'block', value: { ...block, sequenceNumber: 1n } });
+          }),
+        ).rejects.toBeInstanceOf(ConflictError);
+      });
+
+      it('never let a caller mutate what later transactions read', async () => {
+        const { ds } = fresh();
+        await seed(ds);
+        await assignLike(ds, 'h-1');
+        const first = await transact(ds)((tx) => tx.blocks.get('10.0.0.0/30'));
+        first.unallocated.length = 0;
+        (first.attributes as unknown[]).push({ handleId: 'mutated' });
+        const second = await transact(ds)((tx) => tx.blocks.get('10.0.0.0/30'));
+        expect(second.unallocated.length).toBeGreaterThan(0);
+        expect(second.attributes.some((a) => a.handleId === 'mutated')).toBe(false);
+      });
+
+      it('read back what a transaction wrote exactly as a client that never saw it decodes it', async () => {
+        const { ds, other } = fresh();
+        await seed(ds);
+        const block = await ds.blocks.get('10.0.0.0/30');
+        const written = {
+          ...block,
+          allocations: [0, null, 1, null],
+          unallocated: [3, 1],
+          attributes: [
+            { handleId: 'k8s-pod-network.abc', activeOwnerAttrs: { namespace: 'ns', node: 'node-a', pod: 'p', timestamp: '2026-11-29 09:00:00.123456789 +0000 UTC' } },
+            { handleId: 'vxlan-tunnel-addr-node-a', activeOwnerAttrs: { node: 'node-a', type: 'vxlanTunnelAddress' }, alternateOwnerAttrs: { node: 'node-b' } },
+          ],
+          sequenceNumber: 1_779_000_000_000_000_123n,
+          sequenceNumberForAllocation: { '0': 1_779_000_000_000_000_121n, '2': 1_779_000_000_000_000_122n },
+        };
+        await transact(ds)((tx) => {
+          tx.write({ op: 'update', kind: 'block', value: written });
+          return Promise.resolve();
+        });
+        expect(await transact(ds)((tx) => tx.blocks.get('10.0.0.0/30'))).toEqual(await other.blocks.get('10.0.0.0/30'));
+        expect(await ds.blocks.get('10.0.0.0/30')).toEqual(await other.blocks.get('10.0.0.0/30'));
+      });
+    });
   });
-});
+}

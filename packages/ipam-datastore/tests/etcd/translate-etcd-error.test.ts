@@ -15,13 +15,17 @@ import {
   ValidationError,
   WatchExpiredError,
 } from '@ipamkit/models';
-import { DatastoreClosedError } from '../../src/errors.js';
+import { DatastoreClosedError, DatastoreConfigError } from '../../src/errors.js';
 import { translateEtcdError } from '../../src/etcd/translate-etcd-error.js';
 import { retryUnavailable } from '../../src/etcd/retry-unavailable.js';
+import { grpcWireError } from '../../src/etcd/wire/grpc-errors.js';
+import { gatewayError } from '../../src/etcd/wire/http-transport.js';
 
 type Case = [what: string, err: Error, expected: abstract new (...args: never[]) => Error];
 
-describe('translateEtcdError', () => {
+const ENDPOINT = 'https://10.0.0.1:2379';
+
+describe('translateEtcdError of the grpc client (etcd3 errors)', () => {
   const cases: Case[] = [
     ['an unreachable host', new GRPCUnavailableError('14 UNAVAILABLE: No connection established'), DatastoreUnavailableError],
     ['a deadline', new GRPCDeadlineExceededError('4 DEADLINE_EXCEEDED'), DatastoreUnavailableError],
@@ -33,10 +37,30 @@ describe('translateEtcdError', () => {
     ['a rejected argument', new GRPCInvalidArgumentError('etcdserver: too many operations in txn request'), ValidationError],
     ['a closed client', new ClientClosedError('KV'), DatastoreClosedError],
   ];
-  it.each(cases)('maps %s to its taxonomy class, keeping the cause', (_what, err, expected) => {
-    const translated = translateEtcdError(err, 'block 10.0.0.0/30');
+  it.each(cases)('maps %s to its taxonomy class, naming the endpoint and keeping the cause chain', (_what, err, expected) => {
+    const translated = translateEtcdError(grpcWireError(err, ENDPOINT), 'block 10.0.0.0/30');
     expect(translated).toBeInstanceOf(expected);
-    expect(translated.cause ?? err).toBe(err);
+    if (!(translated instanceof DatastoreClosedError)) {
+      expect(translated.message).toContain(ENDPOINT);
+      expect((translated.cause as Error).cause).toBe(err);
+    }
+  });
+});
+
+describe('translateEtcdError of the http client (etcd JSON gateway answers)', () => {
+  type GatewayCase = [what: string, body: { message: string; code: number }, expected: abstract new (...args: never[]) => Error];
+  const cases: GatewayCase[] = [
+    ['a compacted revision', { message: 'etcdserver: mvcc: required revision has been compacted', code: 11 }, WatchExpiredError],
+    ['refused permissions', { message: 'etcdserver: permission denied', code: 7 }, UnauthorizedError],
+    ['a rejected token', { message: 'etcdserver: invalid auth token', code: 16 }, UnauthorizedError],
+    ['a wrong password', { message: 'etcdserver: authentication failed, invalid user ID or password', code: 3 }, DatastoreConfigError],
+    ['a rejected argument', { message: 'etcdserver: too many operations in txn request', code: 3 }, ValidationError],
+    ['a leader change', { message: 'etcdserver: leader changed', code: 14 }, DatastoreUnavailableError],
+  ];
+  it.each(cases)('maps %s to its taxonomy class, naming the endpoint', (_what, body, expected) => {
+    const translated = translateEtcdError(gatewayError(body, ENDPOINT, 400), 'block 10.0.0.0/30');
+    expect(translated).toBeInstanceOf(expected);
+    expect(translated.message).toContain(ENDPOINT);
   });
 
   it('passes our own errors through unchanged', () => {

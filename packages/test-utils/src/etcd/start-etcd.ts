@@ -1,8 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { enableEtcdAuth, ETCD_ROOT_USER, type EtcdCredentials } from './etcd-auth.js';
+import { DEFAULT_OPENSSL_BINARY, generateEtcdCertificates, type EtcdTlsFiles } from './etcd-certs.js';
+import { etcdHealthy } from './etcd-health.js';
 import { trackForCleanup, untrack } from './leak-guard.js';
 
 /** Where Debian's `etcd-server` package puts the binary (spec/toolchain.md §3a). */
@@ -26,11 +30,26 @@ export interface StartEtcdOptions {
   readonly binary?: string;
   /** How long to wait for `/health` to report healthy (ms). Generous: the machine is shared. */
   readonly startTimeoutMs?: number;
+  /**
+   * Serve clients over TLS only, and require a client certificate (`--client-cert-auth`): a CA, a
+   * server certificate and a client certificate are generated with openssl for this instance.
+   */
+  readonly tls?: boolean;
+  /** Enable etcd's authentication: user `root` with a random password (set with etcdctl). */
+  readonly auth?: boolean;
+  /** Defaults to /usr/bin/etcdctl (Debian's `etcd-client`); used only with `auth`. */
+  readonly etcdctl?: string;
+  /** Defaults to /usr/bin/openssl; used only with `tls`. */
+  readonly openssl?: string;
 }
 
 export interface EtcdHandle {
-  /** `http://127.0.0.1:<client port>`; stays the same across `restart()`. */
+  /** `http://127.0.0.1:<client port>` (`https://` with `tls`); stays the same across `restart()`. */
   readonly endpoint: string;
+  /** With `tls`: the generated PEM files (the client's and a CA that signed nothing, for failure tests). */
+  readonly tls?: EtcdTlsFiles;
+  /** With `auth`: the root user and its password. */
+  readonly auth?: EtcdCredentials;
   readonly dataDir: string;
   /** PID of the current (after stop: the last) etcd process; changes on restart. */
   readonly pid: number;
@@ -54,6 +73,13 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdHan
   const root = mkdtempSync(join(tmpdir(), 'ipamkit-etcd-'));
   const dataDir = join(root, 'data');
   const cleanupDir = (): void => rmSync(root, { recursive: true, force: true });
+  let tls: EtcdTlsFiles | undefined;
+  try {
+    tls = options.tls === true ? generateEtcdCertificates(join(root, 'tls'), options.openssl ?? DEFAULT_OPENSSL_BINARY) : undefined;
+  } catch (err) {
+    cleanupDir();
+    throw new EtcdStartError(`could not generate etcd test certificates with openssl: ${(err as Error).message}`);
+  }
 
   let lastError: unknown;
   // Free ports are probed then released, so another process can grab one in between: retry.
@@ -61,8 +87,20 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdHan
     const clientPort = await freePort();
     const peerPort = await freePort();
     try {
-      const child = await launch({ binary, root, dataDir, clientPort, peerPort, timeoutMs, cleanupDir });
-      return makeHandle({ binary, root, dataDir, clientPort, peerPort, timeoutMs, cleanupDir }, child);
+      const spec: LaunchSpec = { binary, root, dataDir, clientPort, peerPort, timeoutMs, cleanupDir, ...(tls === undefined ? {} : { tls }) };
+      const child = await launch(spec);
+      const handle = makeHandle(spec, child);
+      if (options.auth !== true) return handle;
+      const auth = { username: ETCD_ROOT_USER, password: randomBytes(12).toString('hex') };
+      try {
+        enableEtcdAuth({ etcdctl: options.etcdctl, endpoint: handle.endpoint, credentials: auth, tls });
+      } catch (err) {
+        await handle.stop();
+        throw err;
+      }
+      return { ...handle, auth, get pid(): number {
+        return handle.pid;
+      } };
     } catch (err) {
       lastError = err;
       rmSync(dataDir, { recursive: true, force: true });
@@ -80,15 +118,19 @@ interface LaunchSpec {
   readonly peerPort: number;
   readonly timeoutMs: number;
   readonly cleanupDir: () => void;
+  readonly tls?: EtcdTlsFiles;
 }
+
+const scheme = (spec: LaunchSpec): string => (spec.tls === undefined ? 'http' : 'https');
 
 function makeHandle(spec: LaunchSpec, first: ChildProcess): EtcdHandle {
   let child: ChildProcess | undefined = first;
   let lastPid = first.pid ?? -1;
   let stopped = false;
   return {
-    endpoint: `http://127.0.0.1:${spec.clientPort}`,
+    endpoint: `${scheme(spec)}://127.0.0.1:${spec.clientPort}`,
     dataDir: spec.dataDir,
+    ...(spec.tls === undefined ? {} : { tls: spec.tls }),
     get pid(): number {
       return lastPid;
     },
@@ -110,7 +152,7 @@ function makeHandle(spec: LaunchSpec, first: ChildProcess): EtcdHandle {
 }
 
 async function launch(spec: LaunchSpec): Promise<ChildProcess> {
-  const client = `http://127.0.0.1:${spec.clientPort}`;
+  const client = `${scheme(spec)}://127.0.0.1:${spec.clientPort}`;
   const peer = `http://127.0.0.1:${spec.peerPort}`;
   const logPath = join(spec.root, 'etcd.log');
   const logFd = openSync(logPath, 'a');
@@ -123,6 +165,9 @@ async function launch(spec: LaunchSpec): Promise<ChildProcess> {
     '--heartbeat-interval', '10', '--election-timeout', '100',
     // Test data is disposable; fsync only costs time (spec/toolchain.md §3a).
     '--unsafe-no-fsync',
+    ...(spec.tls === undefined
+      ? []
+      : ['--cert-file', spec.tls.serverCertFile, '--key-file', spec.tls.serverKeyFile, '--client-cert-auth', '--trusted-ca-file', spec.tls.caFile]),
   ];
   const child = spawn(spec.binary, args, { stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
@@ -134,7 +179,7 @@ async function launch(spec: LaunchSpec): Promise<ChildProcess> {
     child.once('error', (err) => reject(new EtcdStartError(`could not spawn ${spec.binary}: ${err.message}`)));
   });
   try {
-    await Promise.race([waitHealthy(client, spec.timeoutMs, logPath), exited]);
+    await Promise.race([waitHealthy(client, spec.timeoutMs, logPath, spec.tls), exited]);
     return child;
   } catch (err) {
     await kill(child);
@@ -144,16 +189,10 @@ async function launch(spec: LaunchSpec): Promise<ChildProcess> {
   }
 }
 
-async function waitHealthy(endpoint: string, timeoutMs: number, logPath: string): Promise<void> {
+async function waitHealthy(endpoint: string, timeoutMs: number, logPath: string, tls: EtcdTlsFiles | undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(2_000) });
-      const body = (await res.json()) as { health?: unknown };
-      if (body.health === 'true') return;
-    } catch {
-      // not listening yet
-    }
+    if (await etcdHealthy(endpoint, tls)) return;
     await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
   }
   throw new EtcdStartError(`etcd at ${endpoint} not healthy after ${timeoutMs} ms: ${tail(logPath)}`);

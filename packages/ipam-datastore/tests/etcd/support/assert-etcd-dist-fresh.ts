@@ -10,14 +10,16 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
  */
 export function assertEtcdDistIsFresh(): void {
   const src = join(PACKAGE_ROOT, 'src', 'etcd');
-  const newestSource = Math.max(...readdirSync(src).map((name) => statSync(join(src, name)).mtimeMs));
+  const newest = (path: string): number =>
+    statSync(path).isDirectory() ? Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name)))) : statSync(path).mtimeMs;
+  const newestSource = Math.max(newest(src), statSync(join(PACKAGE_ROOT, 'src', 'create-datastore.ts')).mtimeMs);
   let built = 0;
   try {
-    built = statSync(join(PACKAGE_ROOT, 'dist', 'etcd.js')).mtimeMs;
+    built = Math.min(statSync(join(PACKAGE_ROOT, 'dist', 'etcd.js')).mtimeMs, statSync(join(PACKAGE_ROOT, 'dist', 'etcd.cjs')).mtimeMs);
   } catch {
     // missing: reported below
   }
   if (built < newestSource) {
-    throw new Error('dist/etcd.js is missing or older than src/etcd: run `npx --no-install tsup` in packages/ipam-datastore first');
+    throw new Error('dist/etcd.js or dist/etcd.cjs is missing or older than src/etcd: run `npx --no-install tsup` in packages/ipam-datastore first');
   }
 }

@@ -1,0 +1,115 @@
+import type { EtcdConnection } from './connection.js';
+import type { EtcdWire, WireCompare, WireKv, WireOp, WireRange, WireTxnResult, WireWatch, WireWatchHandlers, WireWatchRequest } from './etcd-wire.js';
+import { HttpTransport } from './http-transport.js';
+import { startHttpWatch } from './http-watch.js';
+
+/** etcd's JSON for a key-value: bytes in base64, int64s as decimal strings, zero values omitted. */
+export interface JsonKv {
+  readonly key?: string;
+  readonly value?: string;
+  readonly mod_revision?: string;
+  readonly create_revision?: string;
+}
+
+interface JsonHeader {
+  readonly header?: { readonly revision?: string };
+}
+
+interface JsonRangeResponse extends JsonHeader {
+  readonly kvs?: readonly JsonKv[];
+}
+
+interface JsonTxnResponse extends JsonHeader {
+  readonly succeeded?: boolean;
+  readonly responses?: readonly { readonly response_range?: JsonRangeResponse }[];
+}
+
+interface JsonDeleteResponse extends JsonHeader {
+  readonly deleted?: string;
+}
+
+const b64 = (b: Buffer): string => b.toString('base64');
+
+export function fromJsonKv(kv: JsonKv): WireKv {
+  return {
+    key: Buffer.from(kv.key ?? '', 'base64'),
+    value: Buffer.from(kv.value ?? '', 'base64').toString('utf8'),
+    modRevision: kv.mod_revision ?? '0',
+    createRevision: kv.create_revision ?? '0',
+  };
+}
+
+export const revisionOf = (res: JsonHeader): string => res.header?.revision ?? '0';
+
+function jsonRange(r: WireRange): object {
+  return { key: b64(r.key), ...(r.end === undefined ? {} : { range_end: b64(r.end) }), ...(r.revision === undefined ? {} : { revision: r.revision }) };
+}
+
+function jsonCompare(c: WireCompare): object {
+  return {
+    key: b64(c.key),
+    ...(c.end === undefined ? {} : { range_end: b64(c.end) }),
+    target: c.target === 'mod' ? 'MOD' : 'CREATE',
+    result: c.result === 'equal' ? 'EQUAL' : 'LESS',
+    [c.target === 'mod' ? 'mod_revision' : 'create_revision']: c.revision,
+  };
+}
+
+function jsonOp(o: WireOp): object {
+  switch (o.op) {
+    case 'range':
+      return { request_range: jsonRange(o.range) };
+    case 'put':
+      return { request_put: { key: b64(o.key), value: b64(o.value) } };
+    case 'delete':
+      return { request_delete_range: { key: b64(o.key) } };
+  }
+}
+
+/**
+ * The etcd client over etcd's JSON gateway (`/v3/kv/range`, `/v3/kv/txn`, `/v3/kv/deleterange`,
+ * `/v3/watch`) with node:http(s): nothing to load but Node itself, which is what a CNI call needs
+ * (design/ipam-datastore.md, "etcd clients").
+ */
+export class HttpEtcdWire implements EtcdWire {
+  private readonly transport: HttpTransport;
+
+  constructor(connection: EtcdConnection) {
+    this.transport = new HttpTransport(connection);
+  }
+
+  get target(): string {
+    return this.transport.target;
+  }
+
+  async range(range: WireRange): Promise<{ kvs: WireKv[]; revision: string }> {
+    const res = await this.transport.call<JsonRangeResponse>('/v3/kv/range', jsonRange(range));
+    return { kvs: (res.kvs ?? []).map(fromJsonKv), revision: revisionOf(res) };
+  }
+
+  async txn(compares: readonly WireCompare[], success: readonly WireOp[], failure: readonly WireOp[]): Promise<WireTxnResult> {
+    const res = await this.transport.call<JsonTxnResponse>('/v3/kv/txn', {
+      compare: compares.map(jsonCompare),
+      success: success.map(jsonOp),
+      failure: failure.map(jsonOp),
+    });
+    return {
+      succeeded: res.succeeded === true,
+      revision: revisionOf(res),
+      responses: (res.responses ?? []).map((r) => (r.response_range?.kvs ?? []).map(fromJsonKv)),
+    };
+  }
+
+  async deleteKey(key: Buffer): Promise<{ deleted: number; revision: string }> {
+    const res = await this.transport.call<JsonDeleteResponse>('/v3/kv/deleterange', { key: b64(key) });
+    return { deleted: Number(res.deleted ?? '0'), revision: revisionOf(res) };
+  }
+
+  watch(request: WireWatchRequest, handlers: WireWatchHandlers): Promise<WireWatch> {
+    return startHttpWatch(this.transport, request, handlers);
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}
