@@ -207,7 +207,8 @@ async function runEveryBin(c: Case, caseDir: string): Promise<Run[]> {
     log_level: 'debug',
     log_file_path: join(caseDir, 'cni.log'),
     ipam_lock_file: join(caseDir, 'ipam.lock'),
-    ipam: { type: 'calico-ipam' },
+    // A short call budget: the failure paths answer in seconds instead of the 50 s default.
+    ipam: { type: 'calico-ipam', timeout_seconds: 5 },
     ...c.netconf,
   };
   const cniEnv = { CNI_COMMAND: 'ADD', CNI_CONTAINERID: 'canary', CNI_NETNS: '/proc/self/ns/net', CNI_IFNAME: 'eth0', CNI_PATH: '/usr/lib/cni', CNI_ARGS: 'K8S_POD_NAMESPACE=default;K8S_POD_NAME=canary' };
