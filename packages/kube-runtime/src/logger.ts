@@ -1,4 +1,4 @@
-/** The controller's log sink; the bin writes JSON lines to stderr, tests pass a silent one. */
+/** A controller's log sink; bins write JSON lines to stderr, tests pass a silent one. */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -11,10 +11,13 @@ export const silentLogger: Logger = {
   debug: () => undefined,
 };
 
-/** JSON lines on stderr; debug lines only when `verbose`. */
+/** bigints (sequence numbers) as decimal strings: JSON has no bigint. */
+const bigintAsString = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value);
+
+/** JSON lines (`time`, `level`, `msg`, fields) on stderr; debug lines only when `verbose`. */
 export function stderrLogger(verbose = false): Logger {
   const write = (level: string, message: string, fields?: Record<string, unknown>): void => {
-    const line = JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    const line = JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }, bigintAsString);
     process.stderr.write(`${line}\n`);
   };
   return {
