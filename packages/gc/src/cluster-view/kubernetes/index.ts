@@ -4,6 +4,8 @@ import { InformerClusterView, type InformerClusterViewOptions } from './informer
 
 export { InformerClusterView, type InformerClusterViewOptions } from './informer-cluster-view.js';
 export { LeaseLeaderElector, type LeaseLeaderElectorOptions } from '@ipamkit/kube-runtime/kubernetes';
+/** The options' former name in this package (its `now` is now epoch milliseconds, as kube-runtime's). */
+export type { LeaseLeaderElectorOptions as LeaseLeaderElectionOptions } from '@ipamkit/kube-runtime/kubernetes';
 
 /** What the bin needs from Kubernetes, built from a kubeconfig path or the default chain. */
 export interface KubernetesRuntime {
