@@ -57,6 +57,20 @@ describe('ipamkit-lb-alloc shutdown', () => {
     expect(ms).toBeLessThan(EXIT_WITHIN_MS);
   }, 60_000);
 
+  it('exits 0 within 5 s of SIGTERM during the first sync, with the API server not answering', async () => {
+    kube = await startKube();
+    proxy = await startFlappingProxy(kube.server.port);
+    proxy.setMode('stall');
+    proc = spawnBin(BIN, ['--metrics-port', '0'], env(await kubeconfigVia(proxy.port)));
+    const port = Number((await proc.waitForLog('metrics listening'))['port']);
+    // The Service and Namespace lists are in flight and never answered.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await fetchStatus(port, '/readyz')).status).toBe(503);
+    const { code, ms } = await proc.terminate();
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(EXIT_WITHIN_MS);
+  }, 60_000);
+
   it('exits 0 within 5 s of SIGTERM while waiting for leadership, leaving the holder\'s Lease alone', async () => {
     kube = await startKube();
     const now = new Date().toISOString().replace('Z', '000Z');
