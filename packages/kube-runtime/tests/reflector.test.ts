@@ -106,6 +106,27 @@ describe('Reflector', () => {
   }, 30_000);
 });
 
+describe('Reflector.stop', () => {
+  it('returns while a list is still unanswered', async () => {
+    let listCalled = false;
+    const { KubeConfig } = await import('@kubernetes/client-node');
+    const unanswered = new Reflector<NodeProjection>({
+      kc: new KubeConfig(),
+      path: '/api/v1/nodes',
+      list: () => {
+        listCalled = true;
+        return new Promise(() => undefined);
+      },
+      project,
+      key: (n) => n.name,
+    });
+    unanswered.start();
+    await vi.waitFor(() => expect(listCalled).toBe(true));
+    await expect(unanswered.stop()).resolves.toBeUndefined();
+    expect(unanswered.hasSynced).toBe(false);
+  });
+});
+
 describe('sleep', () => {
   it('removes its abort listener when the timer fires', async () => {
     const signal = new AbortController().signal;

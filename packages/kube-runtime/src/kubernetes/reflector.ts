@@ -1,5 +1,5 @@
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
-import { Backoff, type BackoffOptions, sleep } from '../backoff.js';
+import { Backoff, type BackoffOptions, sleep, untilAborted } from '../backoff.js';
 
 /** One page of a list call, in the shapes both the typed and the custom-object APIs return. */
 export interface ListPage {
@@ -58,7 +58,7 @@ export class Reflector<P> {
     this.running ??= this.run();
   }
 
-  /** Stops listing and watching; resolves once the loop has returned. */
+  /** Stops listing and watching; resolves once the loop has returned, without waiting for an unanswered request. */
   async stop(): Promise<void> {
     this.abort.abort();
     this.watchAbort?.abort();
@@ -74,16 +74,18 @@ export class Reflector<P> {
     while (!this.isStopped()) {
       let relistNow = false;
       try {
-        let resourceVersion = await this.relist();
-        if (this.isStopped()) return;
+        // A list the API server never answers must not hold up stop(): race it with the stop signal.
+        const listed = await untilAborted(this.relist(), this.abort.signal);
+        if (listed === undefined || this.isStopped()) return;
+        let resourceVersion = listed.value;
         this.syncedOnce = true;
         this.markSynced();
         this.backoff.reset();
         for (;;) {
-          const outcome = await this.watchOnce(resourceVersion);
-          if (this.isStopped()) return;
-          if (outcome.kind === 'relist') break;
-          resourceVersion = outcome.resourceVersion;
+          const watched = await untilAborted(this.watchOnce(resourceVersion), this.abort.signal);
+          if (watched === undefined || this.isStopped()) return;
+          if (watched.value.kind === 'relist') break;
+          resourceVersion = watched.value.resourceVersion;
         }
         relistNow = true;
       } catch (err) {
@@ -109,6 +111,7 @@ export class Reflector<P> {
       const next = page.metadata?._continue ?? page.metadata?.continue;
       token = next === undefined || next === '' ? undefined : next;
     } while (token !== undefined);
+    if (this.isStopped()) return resourceVersion;
     const gone = [...this.items].filter(([key]) => !seen.has(key));
     this.items.clear();
     for (const [key, p] of seen) this.items.set(key, p);
@@ -136,6 +139,8 @@ export class Reflector<P> {
     let relist = false;
     return new Promise((resolve, reject) => {
       const onEvent = (phase: string, obj: unknown): void => {
+        // After stop() nothing reaches the callbacks, even from a watch whose request was still open.
+        if (this.isStopped()) return;
         if (phase === 'ERROR') {
           // 410 Gone (or any error status): the history is gone, list again.
           relist = true;
