@@ -16,7 +16,7 @@ export { Allocation, allocationId } from './state/allocation.js';
 export { PoolManager } from './state/pool-manager.js';
 export { assertConsistentState, type ConsistencyOptions } from './state/assert-consistent-state.js';
 export { GcMetrics } from './metrics/gc-metrics.js';
-export { startMetricsServer, type MetricsServer, type MetricsServerOptions } from './metrics/metrics-server.js';
+export { startMetricsServer, type MetricsServer, type MetricsServerOptions } from '@ipamkit/kube-runtime';
 export { syncIPAM, type SyncResult } from './sync/sync-ipam.js';
 export type { GcSettings, SyncDeps } from './sync/sync-deps.js';
 export {
@@ -28,7 +28,7 @@ export {
 } from './validity/allocation-validity.js';
 export { kubernetesNameOf, sameNameResolver, datastoreNodeResolver, type NodeResolver, type NodeResolution } from './nodes/node-resolver.js';
 export { deleteStaleCalicoNodes } from './nodes/node-deleter.js';
-export { type Logger, silentLogger, stderrLogger } from './logger.js';
+export { type Logger, silentLogger, stderrLogger } from '@ipamkit/kube-runtime';
 export { GcConfigError, GcInconsistentStateError, GcWorkRemainingError, UnexpectedReleaseError } from './errors.js';
 export * from './constants.js';
 export { gcDatastoreConfig } from './datastore-config.js';

@@ -2,7 +2,6 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PodProjection } from '../src/cluster-view/cluster-view.js';
 import { InformerClusterView } from '../src/cluster-view/kubernetes/informer-cluster-view.js';
-import { LeaseLeaderElector } from '../src/cluster-view/kubernetes/lease-leader-election.js';
 import { type KubeFixture, nodeObject, podObject, startKube } from './kube-harness.js';
 
 let kube: KubeFixture;
@@ -88,26 +87,5 @@ describe('InformerClusterView', () => {
     await view.start();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(view.kubevirt).toBeUndefined();
-  }, 30_000);
-});
-
-describe('LeaseLeaderElector', () => {
-  it('lets one candidate lead, and another take over only after the lease expires', async () => {
-    let nowMs = Date.UTC(2026, 7, 22, 12, 0, 0);
-    const now = () => new Date(nowMs);
-    const a = new LeaseLeaderElector({ kubeConfig: kube.kc, namespace: 'kube-system', name: 'ipamkit-gc', identity: 'a', leaseDurationMs: 15_000, now });
-    const b = new LeaseLeaderElector({ kubeConfig: kube.kc, namespace: 'kube-system', name: 'ipamkit-gc', identity: 'b', leaseDurationMs: 15_000, now });
-    expect(await a.tryAcquireOrRenew()).toBe(true);
-    expect(await b.tryAcquireOrRenew()).toBe(false);
-    nowMs += 10_000;
-    expect(await a.tryAcquireOrRenew()).toBe(true);
-    nowMs += 10_000;
-    expect(await b.tryAcquireOrRenew()).toBe(false);
-    nowMs += 20_000;
-    expect(await b.tryAcquireOrRenew()).toBe(true);
-    expect(await a.tryAcquireOrRenew()).toBe(false);
-    const stored = kube.server.readRaw({ group: 'coordination.k8s.io', plural: 'leases', name: 'ipamkit-gc', namespace: 'kube-system' }) as { spec?: { holderIdentity?: string; leaseTransitions?: number } };
-    expect(stored.spec?.holderIdentity).toBe('b');
-    expect(stored.spec?.leaseTransitions).toBe(1);
   }, 30_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startMetricsServer } from '../src/metrics/metrics-server.js';
+import { startMetricsServer } from '@ipamkit/kube-runtime';
 import { SECOND, allocatePodIP, gcWorld, useGcWorlds } from './harness.js';
 import type { Registry } from 'prom-client';
 

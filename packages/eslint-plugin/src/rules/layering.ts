@@ -18,6 +18,8 @@ export interface LayeringOptions {
 }
 
 const CALLER_DEPS = ['models', 'ipam-core', 'ipam-datastore'];
+/** The Kubernetes controllers also build on the shared controller runtime (design/kube-runtime.md). */
+const CONTROLLER_DEPS = [...CALLER_DEPS, 'kube-runtime'];
 
 /** The layer table of ARCHITECTURE.md "Layers". */
 export const DEFAULT_LAYERS: Record<string, LayerEntry> = {
@@ -25,9 +27,10 @@ export const DEFAULT_LAYERS: Record<string, LayerEntry> = {
   'ipam-datastore': { src: ['models'], tests: ['test-utils'] },
   'ipam-core': { src: ['models'], tests: ['ipam-datastore', 'test-utils'] },
   cni: { src: CALLER_DEPS, tests: ['test-utils'] },
-  gc: { src: CALLER_DEPS, tests: ['test-utils'] },
+  'kube-runtime': { src: ['models'], tests: ['test-utils'] },
+  gc: { src: CONTROLLER_DEPS, tests: ['test-utils'] },
   'tunnel-alloc': { src: CALLER_DEPS, tests: ['test-utils'] },
-  'lb-alloc': { src: CALLER_DEPS, tests: ['test-utils'] },
+  'lb-alloc': { src: CONTROLLER_DEPS, tests: ['test-utils'] },
   cli: { src: CALLER_DEPS, tests: ['test-utils'] },
   sim: { src: [...CALLER_DEPS, 'cni', 'gc', 'tunnel-alloc', 'lb-alloc', 'cli'], tests: ['test-utils'] },
   'test-utils': { src: ['models'] },

@@ -27,6 +27,9 @@ ruleTester.run('layering', asEslintRule(layering), {
     { filename: repoFile('packages/ipam-core/tests/auto-assign.test.ts'), code: "import { createDatastore } from '@ipamkit/ipam-datastore';\nimport { fixtures } from '@ipamkit/test-utils';" },
     { filename: repoFile('packages/gc/src/controller.ts'), code: "import { createIpamClient } from '@ipamkit/ipam-core';\nimport { createDatastore } from '@ipamkit/ipam-datastore/sqlite';" },
     { filename: repoFile('packages/sim/src/cluster.ts'), code: "import { runCni } from '@ipamkit/cni';\nimport { GarbageCollector } from '@ipamkit/gc';" },
+    { filename: repoFile('packages/gc/src/bin.ts'), code: "import { runControllerMain } from '@ipamkit/kube-runtime';" },
+    { filename: repoFile('packages/lb-alloc/src/view.ts'), code: "import { Reflector } from '@ipamkit/kube-runtime/kubernetes';" },
+    { filename: repoFile('packages/kube-runtime/tests/lease.test.ts'), code: "import { startKubeApiServer } from '@ipamkit/test-utils';" },
     { filename: repoFile('packages/models/tests/public-api.test.ts'), code: "import { cidrToName } from '@ipamkit/models';" },
     { filename: repoFile('packages/cni/src/add.ts'), code: "import { parseArgs } from '../args/parse-args.js';" },
     { filename: repoFile('scripts/tool.ts'), code: "import { runCni } from '@ipamkit/cni';" },
@@ -37,6 +40,16 @@ ruleTester.run('layering', asEslintRule(layering), {
     },
   ],
   invalid: [
+    {
+      filename: repoFile('packages/kube-runtime/src/runner/run-controller.ts'),
+      code: "import { GcController } from '@ipamkit/gc';",
+      errors: [{ messageId: 'forbiddenImport', line: 1, column: 30, data: { from: 'kube-runtime', kind: 'code', target: '@ipamkit/gc', allowed: 'models' } }],
+    },
+    {
+      filename: repoFile('packages/cni/src/add.ts'),
+      code: "import { Reflector } from '@ipamkit/kube-runtime/kubernetes';",
+      errors: [{ messageId: 'forbiddenImport', line: 1, column: 27 }],
+    },
     {
       filename: repoFile('packages/models/src/index.ts'),
       code: "import { createIpamClient } from '@ipamkit/ipam-core';",

@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import type { ClusterView, PodProjection } from '../cluster-view/cluster-view.js';
 import { BATCH_UPDATE_SIZE, BATCH_WAIT_MS, DEFAULT_LEAK_GRACE_PERIOD_MS, DEFAULT_SYNC_PERIOD_MS, MAX_RELEASES_PER_PASS, VM_RECREATION_GRACE_PERIOD_MS } from '../constants.js';
 import { GcConfigError, UnexpectedReleaseError } from '../errors.js';
-import { type Logger, silentLogger } from '../logger.js';
+import { type Logger, silentLogger } from '@ipamkit/kube-runtime';
 import { GcMetrics } from '../metrics/gc-metrics.js';
 import { deleteStaleCalicoNodes } from '../nodes/node-deleter.js';
 import { type NodeResolver, datastoreNodeResolver, sameNameResolver } from '../nodes/node-resolver.js';

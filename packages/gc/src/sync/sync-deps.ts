@@ -3,7 +3,7 @@ import type { ClusterView } from '../cluster-view/cluster-view.js';
 import type { GcMetrics } from '../metrics/gc-metrics.js';
 import type { NodeResolver } from '../nodes/node-resolver.js';
 import type { GcState } from '../state/gc-state.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@ipamkit/kube-runtime';
 
 /** Collector settings that shape a pass (spec/gc.md §2). */
 export interface GcSettings {

@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import type { LbClusterView } from '../cluster-view/lb-cluster-view.js';
 import { FULL_SYNC_INTERVAL_MS, LOAD_BALANCER_HOST, UPGRADE_RETRY_MS } from '../constants.js';
 import { LbConfigError } from '../errors.js';
-import { type Logger, silentLogger } from '../logger.js';
+import { type Logger, silentLogger } from '@ipamkit/kube-runtime';
 import { LbMetrics, type PendingReason } from '../metrics/lb-metrics.js';
 import { type AssignIPsMode, isManagedService } from '../service/is-managed-service.js';
 import { serviceKeyString, type ServiceKey } from '../service/lb-service.js';

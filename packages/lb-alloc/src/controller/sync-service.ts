@@ -3,7 +3,7 @@ import { type IPPool, loadBalancerHandleId, NoQualifiedPoolError, NotFoundError 
 import { LOAD_BALANCER_HOST } from '../constants.js';
 import type { LbClusterView } from '../cluster-view/lb-cluster-view.js';
 import { ServiceAnnotationError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@ipamkit/kube-runtime';
 import type { LbMetrics, PendingReason } from '../metrics/lb-metrics.js';
 import { isManagedService } from '../service/is-managed-service.js';
 import { serviceKeyString, type LbService, type ServiceKey } from '../service/lb-service.js';

@@ -1,21 +1,20 @@
 // The Kubernetes side of the collector: the only module tree in gc that imports the client.
-import { KubeConfig } from '@kubernetes/client-node';
+import { LeaseLeaderElector, type LeaseLeaderElectorOptions, loadKubeConfig } from '@ipamkit/kube-runtime/kubernetes';
 import { InformerClusterView, type InformerClusterViewOptions } from './informer-cluster-view.js';
-import { LeaseLeaderElector, type LeaseLeaderElectionOptions } from './lease-leader-election.js';
 
 export { InformerClusterView, type InformerClusterViewOptions } from './informer-cluster-view.js';
-export { LeaseLeaderElector, type LeaseLeaderElectionOptions } from './lease-leader-election.js';
+export { LeaseLeaderElector, type LeaseLeaderElectorOptions } from '@ipamkit/kube-runtime/kubernetes';
+/** The options' former name in this package (its `now` is now epoch milliseconds, as kube-runtime's). */
+export type { LeaseLeaderElectorOptions as LeaseLeaderElectionOptions } from '@ipamkit/kube-runtime/kubernetes';
 
 /** What the bin needs from Kubernetes, built from a kubeconfig path or the default chain. */
 export interface KubernetesRuntime {
   createView(options?: Omit<InformerClusterViewOptions, 'kubeConfig'>): InformerClusterView;
-  createElector(options: Omit<LeaseLeaderElectionOptions, 'kubeConfig'>): LeaseLeaderElector;
+  createElector(options: Omit<LeaseLeaderElectorOptions, 'kubeConfig'>): LeaseLeaderElector;
 }
 
 export function kubernetesRuntime(kubeconfigPath?: string): KubernetesRuntime {
-  const kubeConfig = new KubeConfig();
-  if (kubeconfigPath === undefined || kubeconfigPath === '') kubeConfig.loadFromDefault();
-  else kubeConfig.loadFromFile(kubeconfigPath);
+  const kubeConfig = loadKubeConfig(kubeconfigPath);
   return {
     createView: (options = {}) => new InformerClusterView({ ...options, kubeConfig }),
     createElector: (options) => new LeaseLeaderElector({ ...options, kubeConfig }),

@@ -2,7 +2,7 @@ import { ApiException, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kub
 import { KUBEVIRT_POLL_MS } from '../../constants.js';
 import type { ClusterNode, ClusterView, ClusterViewListener, KubeVirtView, PodProjection, ServiceView, VmiProjection } from '../cluster-view.js';
 import { projectKey, projectNode, projectPod, projectVmi } from './projections.js';
-import { Reflector } from './reflector.js';
+import { Reflector } from '@ipamkit/kube-runtime/kubernetes';
 
 export interface InformerClusterViewOptions {
   readonly kubeConfig: KubeConfig;

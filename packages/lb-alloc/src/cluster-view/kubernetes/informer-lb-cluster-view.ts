@@ -3,7 +3,7 @@ import type { Namespace } from '@ipamkit/models';
 import type { LbClusterView, LbClusterViewListener } from '../lb-cluster-view.js';
 import { namespacedName, type LbService } from '../../service/lb-service.js';
 import { projectNamespace, projectService } from './project-service.js';
-import { Reflector } from './reflector.js';
+import { Reflector } from '@ipamkit/kube-runtime/kubernetes';
 
 export interface InformerLbClusterViewOptions {
   readonly kubeConfig: KubeConfig;
@@ -35,9 +35,8 @@ export class InformerLbClusterView implements LbClusterView {
       list: (cont) => this.core.listServiceForAllNamespaces(page(cont)),
       project: projectService,
       key: (s) => namespacedName(s.namespace, s.name),
-      onChange: (s) => {
-        for (const l of this.listeners) l.serviceChanged(s.namespace, s.name);
-      },
+      onChange: (s) => this.emitChanged(s),
+      onDelete: (s) => this.emitChanged(s),
       onError: (err) => options.onError?.('services', err),
     });
     this.namespaces = new Reflector({
@@ -84,6 +83,11 @@ export class InformerLbClusterView implements LbClusterView {
       write,
       new Promise<never>((_resolve, reject) => timeout.addEventListener('abort', () => reject(new Error(`status write of ${service.namespace}/${service.name} timed out`)), { once: true })),
     ]);
+  }
+
+  /** A Service was added, changed or deleted: listeners re-read it (a deleted one reads as undefined). */
+  private emitChanged(s: LbService): void {
+    for (const l of this.listeners) l.serviceChanged(s.namespace, s.name);
   }
 
   subscribe(listener: LbClusterViewListener): () => void {

@@ -1,4 +1,4 @@
-/** The collector's log sink; the bin writes JSON lines to stderr, tests pass a silent one. */
+/** A controller's log sink; bins write JSON lines to stderr, tests pass a silent one. */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -11,13 +11,18 @@ export const silentLogger: Logger = {
   debug: () => undefined,
 };
 
+/** bigints (sequence numbers) as decimal strings: JSON has no bigint. */
+const bigintAsString = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value);
+
 /**
- * JSON lines on stderr; debug lines only when `verbose`. `redact` rewrites each line before it is
- * written: the bin passes the datastore's secret redaction, since fields carry raw client errors.
+ * JSON lines (`time`, `level`, `msg`, fields) on stderr; debug lines only when `verbose`. `redact`
+ * rewrites each line before it is written: bins pass the datastore's secret redaction, since fields
+ * carry raw client errors.
  */
 export function stderrLogger(verbose = false, redact: (line: string) => string = (line) => line): Logger {
   const write = (level: string, message: string, fields?: Record<string, unknown>): void => {
-    process.stderr.write(`${redact(JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))}\n`);
+    const line = JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }, bigintAsString);
+    process.stderr.write(`${redact(line)}\n`);
   };
   return {
     info: (m, f) => write('info', m, f),

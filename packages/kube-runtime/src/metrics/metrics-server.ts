@@ -7,8 +7,10 @@ export interface MetricsServerOptions {
   /** 0 picks a free port. */
   readonly port: number;
   readonly host?: string;
-  /** `/healthz` answers 200 while this returns true, 503 otherwise. */
+  /** `/healthz` (liveness) answers 200 while this returns true, 503 otherwise. */
   readonly healthy: () => boolean;
+  /** `/readyz` answers 200 while this returns true, 503 otherwise; defaults to `healthy`. */
+  readonly ready?: () => boolean;
 }
 
 export interface MetricsServer {
@@ -16,7 +18,11 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/** `/metrics` (Prometheus text) and `/healthz` on plain node:http. */
+const probe = (res: http.ServerResponse, ok: boolean, failure: string): void => {
+  res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok\n' : `${failure}\n`);
+};
+
+/** `/metrics` (Prometheus text), `/healthz` and `/readyz` on plain node:http (design/kube-runtime.md "Metrics server"). */
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -32,15 +38,21 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       return;
     }
     if (path === '/healthz') {
-      const ok = options.healthy();
-      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok\n' : 'unhealthy\n');
+      probe(res, options.healthy(), 'unhealthy');
+      return;
+    }
+    if (path === '/readyz') {
+      probe(res, (options.ready ?? options.healthy)(), 'not ready');
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+    server.listen(options.port, options.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   return {
     port: (server.address() as AddressInfo).port,

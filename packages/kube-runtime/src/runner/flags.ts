@@ -1,0 +1,57 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseDuration } from '../duration.js';
+import { ControllerConfigError } from '../errors.js';
+
+export type FlagOptions = NonNullable<ParseArgsConfig['options']>;
+export type FlagValues = Readonly<Record<string, string | boolean | undefined>>;
+
+/** The flags every leader-elected controller takes (design/kube-runtime.md "Bin runner"). */
+export const COMMON_FLAGS = {
+  'metrics-port': { type: 'string' },
+  'leader-elect': { type: 'boolean' },
+  'lease-duration': { type: 'string' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const satisfies FlagOptions;
+
+export interface CommonSettings {
+  readonly help: boolean;
+  readonly verbose: boolean;
+  /** -1 disables the metrics server; 0 picks a free port. */
+  readonly metricsPort: number;
+  readonly leaderElect: boolean;
+  readonly leaseDurationMs: number | undefined;
+  readonly lease: { readonly namespace: string; readonly identity: string };
+}
+
+export function parseFlags(argv: readonly string[], own: FlagOptions): FlagValues {
+  const { values } = parseArgs({ args: [...argv], options: { ...own, ...COMMON_FLAGS }, strict: true, allowPositionals: false });
+  const flat: Record<string, string | boolean | undefined> = {};
+  for (const [key, value] of Object.entries(values) as [string, string | boolean | (string | boolean)[] | undefined][]) {
+    flat[key] = Array.isArray(value) ? value.at(-1) : value;
+  }
+  return flat;
+}
+
+export const stringFlag = (values: FlagValues, name: string): string | undefined => {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+export function commonSettings(values: FlagValues, env: NodeJS.ProcessEnv, defaults: { metricsPort: number; metricsPortEnv: string; hostname: string }): CommonSettings {
+  const portText = stringFlag(values, 'metrics-port') ?? env[defaults.metricsPortEnv] ?? String(defaults.metricsPort);
+  const metricsPort = Number(portText);
+  if (portText.trim() === '' || !Number.isInteger(metricsPort) || metricsPort < -1 || metricsPort > 65_535) {
+    throw new ControllerConfigError(`invalid metrics port: ${portText}`);
+  }
+  const leaseText = stringFlag(values, 'lease-duration');
+  const inCluster = (env['KUBERNETES_SERVICE_HOST'] ?? '') !== '';
+  return {
+    help: values['help'] === true,
+    verbose: values['verbose'] === true,
+    metricsPort,
+    leaderElect: values['leader-elect'] === true || inCluster,
+    leaseDurationMs: leaseText === undefined ? undefined : parseDuration(leaseText),
+    lease: { namespace: env['POD_NAMESPACE'] ?? 'kube-system', identity: env['POD_NAME'] ?? defaults.hostname },
+  };
+}

@@ -1,0 +1,3 @@
+import { packageVitestConfig } from '../../vitest.shared.mts';
+
+export default packageVitestConfig();
