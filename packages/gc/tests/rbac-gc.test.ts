@@ -18,7 +18,7 @@ import {
 } from '@ipamkit/test-utils';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InformerClusterView } from '../src/cluster-view/kubernetes/informer-cluster-view.js';
-import { LeaseLeaderElector } from '../src/cluster-view/kubernetes/lease-leader-election.js';
+import { LeaseLeaderElector } from '@ipamkit/kube-runtime/kubernetes';
 import { GcController } from '../src/controller/gc-controller.js';
 import { affinityHosts, allocatedIPs } from './harness.js';
 import { nodeObject, podObject } from './kube-harness.js';

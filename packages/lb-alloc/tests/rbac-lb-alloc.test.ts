@@ -8,7 +8,7 @@ import { cidrContains, type Datastore } from '@ipamkit/models';
 import { CALICO_API_MODES, deniedRequests, failOnDenial, LEASE_RESOURCE_TYPE, startRoleBoundServer, unjustifiedGrants, type RoleBoundServer } from '@ipamkit/test-utils';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InformerLbClusterView } from '../src/cluster-view/kubernetes/informer-lb-cluster-view.js';
-import { LeaseLeaderElector } from '../src/cluster-view/kubernetes/lease-leader-elector.js';
+import { LeaseLeaderElector } from '@ipamkit/kube-runtime/kubernetes';
 import { LbController } from '../src/controller/lb-controller.js';
 import { LB_POOL_V4, LB_POOL_V6, storedAllocations } from './harness.js';
 import { ingressOf, serviceObject } from './kube-harness.js';
