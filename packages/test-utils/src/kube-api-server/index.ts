@@ -8,3 +8,5 @@ export { validateAgainstSchema } from './schema-validator.js';
 export type { OpenApiSchema, FieldError } from './schema-validator.js';
 export { parseLosslessJson, stringifyLosslessJson } from './lossless-json.js';
 export type { JsonValue } from './lossless-json.js';
+export { FaultInjector } from './fault-injection.js';
+export type { FaultInjectorOptions, FaultCounts, FaultRequest, InjectedFaultStatus } from './fault-injection.js';

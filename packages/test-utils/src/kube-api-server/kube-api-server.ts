@@ -8,6 +8,7 @@ import { metadataOf, nowTimestamp, textOf } from './object-meta.js';
 import { ObjectStore, type KubeObject } from './object-store.js';
 import { collectionOf, objectKey, ResourceHandlers } from './resource-handlers.js';
 import { CORE_RESOURCE_TYPES, loadCrdDirectory, type ResourceType } from './resource-types.js';
+import type { FaultInjector } from './fault-injection.js';
 import { KubeStatusError, statusErrors } from './status.js';
 import { serveWatch } from './watch-stream.js';
 
@@ -24,6 +25,8 @@ export interface KubeApiServerOptions {
   readonly initialNamespaces?: readonly string[];
   /** Bearer token every request must carry. Default: a random one (in `kubeconfigOptions()`). */
   readonly token?: string;
+  /** Random 409/500/410 answers (design/test-utils.md, "Fault injection"); off when absent. */
+  readonly faults?: FaultInjector;
 }
 
 /** A canned failure for the next matching requests (retry and error-mapping tests). */
@@ -149,6 +152,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     requests.push(record);
     if (requests.length > 1000) requests.shift();
     if (req.headers.authorization !== `Bearer ${token}`) throw statusErrors.unauthorized();
+    const fault = options.faults?.decide({ method, watching: ['true', '1'].includes(url.searchParams.get('watch') ?? '') });
+    if (fault !== undefined) throw fault;
     const failure = failures.find((f) => (f.failure.method ?? method) === method && url.pathname.includes(f.failure.pathIncludes ?? ''));
     if (failure !== undefined) {
       failure.left -= 1;
