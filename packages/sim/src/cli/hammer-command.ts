@@ -17,6 +17,10 @@ export const HAMMER_SPEC = {
   'pods-per-process': { type: 'string' },
   'grace-ms': { type: 'string' },
   seed: { type: 'string' },
+  'all-callers': { type: 'boolean' },
+  'fault-rate': { type: 'string' },
+  services: { type: 'string' },
+  'controller-kill-ms': { type: 'string' },
   json: { type: 'string' },
 } as const;
 
@@ -37,6 +41,10 @@ export async function hammerCommand(args: readonly string[], io: SimIo): Promise
     podsPerProcess: numberFlag(f, 'pods-per-process'),
     gracePeriodMs: numberFlag(f, 'grace-ms'),
     seed: numberFlag(f, 'seed'),
+    allCallers: f['all-callers'] === true ? true : undefined,
+    faultRate: numberFlag(f, 'fault-rate'),
+    services: numberFlag(f, 'services'),
+    controllerKillMs: numberFlag(f, 'controller-kill-ms'),
   };
   const options = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<HammerOptions>;
   const result = await runHammer(options, io.stderr);

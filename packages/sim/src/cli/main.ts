@@ -7,8 +7,9 @@ export const USAGE = `usage:
   ipamkit-sim run [--nodes 50] [--pods 2000] [--churn 3] [--datastore sqlite|etcd] [--spawn]
                   [--services 20] [--grace-ms 2000] [--seed 1] [--sqlite-path FILE]
                   [--etcd-endpoints URL,...] [--report out.html]
-  ipamkit-sim hammer [--processes 16] [--ops 100000] [--kill-rate 0.01] [--datastore sqlite|etcd]
+  ipamkit-sim hammer [--processes 16] [--ops 100000] [--kill-rate 0.01] [--datastore sqlite|etcd|kubernetes]
                   [--restart-etcd] [--pods-per-process 8] [--grace-ms 1000] [--seed 1] [--json out.json]
+                  [--all-callers] [--fault-rate 0] [--services 6] [--controller-kill-ms 2000]
   ipamkit-sim <command> --help    what each flag of the command does, with its default
 `;
 

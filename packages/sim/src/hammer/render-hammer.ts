@@ -10,6 +10,7 @@ export function renderHammer(r: HammerResult): string {
     `  ran in ${(r.durationMs / 1000).toFixed(1)}s: ${r.adds} ADD, ${r.dels} DEL, ${r.kills} SIGKILLs, ${r.failures} failed calls, ${r.opsPerSecond.toFixed(0)} ops/s`,
     `  etcd restarts ${r.etcdRestarts}, block watch restarts ${r.watchRestarts}, ${r.sequenceObservations} block versions observed`,
     `  GC settled ${(r.settleMs / 1000).toFixed(1)}s after the last operation; ${r.allocationsAtEnd} allocations left (live pods)`,
+    ...(r.allCallers === undefined ? [] : allCallersLines(r)),
     'checks (spec/hammer.md Part B):',
     `  ${verdict(!has('duplicate'))} no address held by two handles`,
     `  ${verdict(!has('counts') && !has('does not exist'))} every handle count equals its block allocations`,
@@ -22,4 +23,15 @@ export function renderHammer(r: HammerResult): string {
   else lines.push(`RESULT: FAILED — ${r.violations.length} violation(s):`, ...r.violations.slice(0, 50).map((v) => `  - ${v}`));
   if (r.violations.length > 50) lines.push(`  … and ${r.violations.length - 50} more`);
   return `${lines.join('\n')}\n`;
+}
+
+function allCallersLines(r: HammerResult): string[] {
+  const a = r.allCallers;
+  if (a === undefined) return [];
+  const f = a.faultsInjected;
+  return [
+    `  all callers: ${a.cniProcesses} calico-ipam processes (${a.cniKills} SIGKILLed), ${a.controllerProcesses} controller processes (${a.controllerKills} SIGKILLed, ${a.controllerStarts} starts)`,
+    `  services ${a.servicesCreated} created, ${a.servicesDeleted} deleted, ${a.servicesAtEnd} at the end; faults injected: ${f[409]}×409, ${f[500]}×500, ${f[410]}×410 (${a.clusterRetries} cluster retries)`,
+    `  after settle: ${a.duplicates} duplicates, ${a.leaks} leaks, ${a.drift} handle/block drift`,
+  ];
 }

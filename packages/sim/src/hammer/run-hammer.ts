@@ -17,6 +17,7 @@ import { seededRandom } from '../run/run-options.js';
 import { settle } from '../run/settle.js';
 import { SimCluster, type SimNode } from '../run/sim-cluster.js';
 import { AllocatorProcess } from './allocator-process.js';
+import { runAllCallers } from './run-all-callers.js';
 import { resolveHammerOptions, type HammerOptions } from './hammer-options.js';
 
 export interface HammerResult {
@@ -34,6 +35,28 @@ export interface HammerResult {
   readonly settleMs: number;
   readonly allocationsAtEnd: number;
   readonly violations: string[];
+  /** Present for `--all-callers` runs. */
+  readonly allCallers?: AllCallersStats;
+}
+
+/** What an all-callers run adds to the report (design/sim.md, "All callers"). */
+export interface AllCallersStats {
+  /** `calico-ipam` processes spawned (one per CNI call). */
+  readonly cniProcesses: number;
+  readonly cniKills: number;
+  /** GC, lb-alloc and one tunnel-alloc per node. */
+  readonly controllerProcesses: number;
+  readonly controllerKills: number;
+  readonly controllerStarts: number;
+  readonly servicesCreated: number;
+  readonly servicesDeleted: number;
+  readonly servicesAtEnd: number;
+  readonly faultsInjected: { readonly 409: number; readonly 500: number; readonly 410: number };
+  /** Retries of the cluster's own API writes (pods, Services) after an injected fault. */
+  readonly clusterRetries: number;
+  readonly duplicates: number;
+  readonly leaks: number;
+  readonly drift: number;
 }
 
 /** The built allocator entry: next to this file in dist/, or in dist/ when running from src/. */
@@ -55,6 +78,7 @@ const POOL = { name: 'hammer-v4', cidr: '10.200.0.0/16', blockSize: 26 };
  */
 export async function runHammer(partial: Partial<HammerOptions> = {}, progress?: ProgressSink): Promise<HammerResult> {
   const o = resolveHammerOptions(partial);
+  if (o.allCallers) return runAllCallers(o, progress);
   const workerPath = hammerWorkerPath();
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'ipamkit-hammer-'));
@@ -71,6 +95,7 @@ export async function runHammer(partial: Partial<HammerOptions> = {}, progress?:
       config = { type: 'etcd', endpoints: [e.endpoint], prefix: '/hammer' };
       confKeys = { datastore_type: 'etcdv3', etcd_endpoints: e.endpoint, etcd_prefix: '/hammer' };
     } else {
+      if (o.datastore !== 'sqlite') throw new SimStepError('hammer', `the allocator hammer runs on sqlite or etcd, not ${o.datastore}`);
       const path = join(dir, 'ipam.db');
       config = { type: 'sqlite', path };
       confKeys = { datastore_type: 'sqlite', sqlite_path: path };

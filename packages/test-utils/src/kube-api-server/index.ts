@@ -16,3 +16,5 @@ export { parseLosslessJson, stringifyLosslessJson } from './lossless-json.js';
 export type { JsonValue } from './lossless-json.js';
 export { CALICO_API_MODES, KUBEVIRT_RESOURCE_TYPES, LEASE_RESOURCE_TYPE, deniedRequests, failOnDenial, startRoleBoundServer, unjustifiedGrants } from './role-bound-server.js';
 export type { CalicoApiMode, RoleBoundServer } from './role-bound-server.js';
+export { FaultInjector } from './fault-injection.js';
+export type { FaultInjectorOptions, FaultCounts, FaultRequest, InjectedFaultStatus } from './fault-injection.js';

@@ -11,6 +11,7 @@ import { RbacAuthorizer } from './rbac-authorizer.js';
 import { requestAttributes } from './request-attributes.js';
 import { collectionOf, objectKey, ResourceHandlers } from './resource-handlers.js';
 import { CORE_RESOURCE_TYPES, loadCrdDirectory, type ResourceType } from './resource-types.js';
+import type { FaultInjector } from './fault-injection.js';
 import { KubeStatusError, statusErrors } from './status.js';
 import { serveWatch } from './watch-stream.js';
 
@@ -35,6 +36,8 @@ export interface KubeApiServerOptions {
   readonly clusterRole?: ClusterRole;
   /** The user 403 messages name. Default `system:serviceaccount:kube-system:ipamkit`. */
   readonly userName?: string;
+  /** Random 409/500/410 answers (design/test-utils.md, "Fault injection"); off when absent. */
+  readonly faults?: FaultInjector;
 }
 
 /** Which credentials a kubeconfig carries: the (possibly role-bound) user's, or the unchecked admin's. */
@@ -178,6 +181,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       const attributes = requestAttributes(method, url.pathname, url.searchParams);
       if (!authorizer.authorize(attributes, method, url.pathname)) throw statusErrors.forbidden(userName, attributes);
     }
+    const fault = options.faults?.decide({ method, watching: ['true', '1'].includes(url.searchParams.get('watch') ?? '') });
+    if (fault !== undefined) throw fault;
     const failure = failures.find((f) => (f.failure.method ?? method) === method && url.pathname.includes(f.failure.pathIncludes ?? ''));
     if (failure !== undefined) {
       failure.left -= 1;
