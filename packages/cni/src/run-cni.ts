@@ -26,6 +26,11 @@ export interface RunCniOptions {
   clock?: Clock;
   /** Where log lines go; default process.stderr. Never stdout. */
   stderr?: LogSink;
+  /**
+   * The process exits right after this call (the bin): the datastore is left to the exit instead of
+   * closed, which spares SQLite's checkpoint on close and its fsyncs (design/cni.md, "Start-up cost").
+   */
+  exitsAfter?: boolean;
 }
 
 export interface RunCniResult {
@@ -45,6 +50,7 @@ async function dispatch(cni: CniEnv, options: RunCniOptions, sink: LogSink): Pro
   const inv = new Invocation(conf, cni, options.env, node, log, {
     ...(options.datastore === undefined ? {} : { datastore: options.datastore }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.exitsAfter === true ? { leaveOpenForExit: true } : {}),
   });
   try {
     if (cni.command === 'STATUS') return await inv.within(() => cmdStatus(inv));

@@ -24,7 +24,7 @@ async function main(): Promise<{ stdout: string; code: number }> {
       return { stdout: JSON.stringify({ code: CNI_CODES.ioFailure, msg: `error reading from stdin: ${msg}` }, null, 4), code: 1 };
     }
   }
-  const { exitCode, stdout } = await runCni({ env: process.env, stdin, stderr: (line) => output.write(2, line) });
+  const { exitCode, stdout } = await runCni({ env: process.env, stdin, stderr: (line) => output.write(2, line), exitsAfter: true });
   return { stdout, code: exitCode };
 }
 

@@ -28,7 +28,7 @@ export class Invocation {
     readonly env: Env,
     readonly node: string,
     readonly log: Logger,
-    private readonly options: { datastore?: Datastore; clock?: Clock },
+    private readonly options: { datastore?: Datastore; clock?: Clock; leaveOpenForExit?: boolean },
   ) {
     this.datastore = options.datastore;
     this.deadline = new CallDeadline(conf.ipam.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS, `waiting for ${cni.command} to finish`);
@@ -109,6 +109,8 @@ export class Invocation {
 
   /** Closes what this call opened, giving up after CLOSE_GRACE_MS (a client stuck on a dead endpoint). */
   async close(): Promise<void> {
+    // The process exits next: nothing to gain from closing, and SQLite would checkpoint and fsync.
+    if (this.options.leaveOpenForExit === true) return;
     const owned = this.ownsDatastore ? this.datastore : undefined;
     this.datastore = undefined;
     if (owned === undefined) return;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname } from 'node:path';
@@ -53,13 +52,24 @@ export function prepareLockFile(path: string): string {
 }
 
 /**
+ * FNV-1a, 64 bits, as 16 hex digits: names the lock after its path without loading `node:crypto`
+ * (several milliseconds of every call; design/cni.md, "Start-up cost"). Two paths that collide
+ * would only share one lock: callers wait for each other, nothing is lost.
+ */
+function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * 0x100000001b3n);
+  return hash.toString(16).padStart(16, '0');
+}
+
+/**
  * The kernel object that is the lock: an abstract-namespace Unix socket on Linux, a named pipe on
  * Windows, named after a hash of the lock file's resolved path. The plugin runs in the host network
  * namespace (the runtime passes the container's netns only as CNI_NETNS), so every caller on the
  * node sees the same abstract namespace. Undefined where neither exists.
  */
 export function lockAddress(resolvedLockFile: string, platform: NodeJS.Platform = process.platform): string | undefined {
-  const name = `ipamkit-ipam-lock-${createHash('sha256').update(resolvedLockFile).digest('hex').slice(0, 40)}`;
+  const name = `ipamkit-ipam-lock-${fnv1a64(resolvedLockFile)}`;
   if (platform === 'linux') return `\0${name}`;
   if (platform === 'win32') return `\\\\?\\pipe\\${name}`;
   return undefined;

@@ -99,9 +99,9 @@ describe('acquireIpamLock', () => {
 describe('lockAddress', () => {
   it('names an abstract socket (Linux) or a pipe (Windows) after the resolved path', () => {
     const a = lockAddress('/var/run/calico/ipam.lock', 'linux');
-    expect(a).toMatch(/^\0ipamkit-ipam-lock-[0-9a-f]{40}$/);
+    expect(a).toMatch(/^\0ipamkit-ipam-lock-[0-9a-f]{16}$/);
     expect(lockAddress('/var/run/calico/other.lock', 'linux')).not.toBe(a);
-    expect(lockAddress('c:\\CalicoWindows\\ipam.lock', 'win32')).toMatch(/^\\\\\?\\pipe\\ipamkit-ipam-lock-[0-9a-f]{40}$/);
+    expect(lockAddress('c:\\CalicoWindows\\ipam.lock', 'win32')).toMatch(/^\\\\\?\\pipe\\ipamkit-ipam-lock-[0-9a-f]{16}$/);
     expect(lockAddress('/x', 'darwin')).toBeUndefined();
   });
 });
