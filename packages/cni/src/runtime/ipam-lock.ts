@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { echoInput } from '../config/input-limits.js';
 import { CNI_CODES, CniError, NetworkConfigError } from '../errors.js';
@@ -82,32 +82,68 @@ function wakeLocalWaiters(address: string): void {
   for (const wake of localWaiters.get(address) ?? []) wake();
 }
 
-/** Sleeps `ms` (within the budget), or less if this process releases the lock meanwhile. */
-async function pause(address: string, deadline: CallDeadline, ms: number): Promise<boolean> {
+/**
+ * Sleeps `ms` (within the budget), or less if this process releases the lock meanwhile or `released`
+ * (the holder letting go) resolves first. False when the budget ran out.
+ */
+async function pause(address: string, deadline: CallDeadline, ms: number, released: (address: string, ms: number) => Promise<void>): Promise<boolean> {
   let wake: () => void = () => undefined;
   const woken = new Promise<boolean>((resolve) => (wake = () => resolve(true)));
   const waiters = localWaiters.get(address) ?? new Set();
   localWaiters.set(address, waiters.add(wake));
   try {
-    return await Promise.race([sleepWithin(deadline, ms), woken]);
+    const letGo = released(address, Math.max(0, Math.min(ms, deadline.remainingMs()))).then(() => deadline.remainingMs() > 0);
+    return await Promise.race([sleepWithin(deadline, ms), woken, letGo]);
   } finally {
     waiters.delete(wake);
     if (waiters.size === 0) localWaiters.delete(address);
   }
 }
 
-/** Listens on `address`: the server when we now hold the lock, undefined when another holder has it. */
-function tryListen(address: string): Promise<Server | undefined> {
+/** The lock held: the listening socket, and the waiters connected to it (told when it goes). */
+interface HeldLock {
+  readonly server: Server;
+  readonly waiters: Set<Socket>;
+}
+
+/**
+ * Listens on `address`: the lock when we now hold it, undefined when another holder has it. The
+ * holder keeps each waiter's connection open and closes them all on release; a holder that dies has
+ * them closed by the kernel. Either way every waiter learns at once, without polling.
+ */
+function tryListen(address: string): Promise<HeldLock | undefined> {
   return new Promise((resolve, reject) => {
-    const server = createServer((socket) => socket.destroy());
+    const waiters = new Set<Socket>();
+    const server = createServer((socket) => {
+      socket.unref();
+      socket.on('error', () => undefined);
+      socket.on('close', () => waiters.delete(socket));
+      waiters.add(socket);
+    });
     server.once('error', (err) => {
       if (errCode(err) === 'EADDRINUSE') resolve(undefined);
       else reject(err);
     });
     server.listen({ path: address }, () => {
       server.unref();
-      resolve(server);
+      resolve({ server, waiters });
     });
+  });
+}
+
+/** Resolves when the holder of `address` lets go (its connection to us closes or is refused), or after `ms`. */
+function holderReleased(address: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect({ path: address });
+    const done = (): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    socket.on('error', done);
+    socket.on('close', done);
   });
 }
 
@@ -134,27 +170,29 @@ async function waitForLock(args: { address: string; resolved: string; log: Logge
   const { address, deadline, random, waitingFor } = args;
   let backoff = FIRST_BACKOFF_MS;
   for (;;) {
-    let server: Server | undefined;
+    let held: HeldLock | undefined;
     try {
-      server = await tryListen(address);
+      held = await tryListen(address);
     } catch (err) {
       // As Calico: a lock we cannot take is logged and the call goes on; the datastore's CAS keeps data safe.
       args.log.info(`Failed to grab IPAM lock, may contend for datastore updates: ${errCode(err) ?? 'error'}`);
       return () => undefined;
     }
-    if (server !== undefined) {
-      const held = server;
+    if (held !== undefined) {
+      const { server, waiters } = held;
       if (deadline.remainingMs() <= 0) {
         // The call has answered 11 already: work done now would be unseen by the runtime.
-        held.close();
+        server.close();
         throw deadline.expired(waitingFor);
       }
       args.log.debug(`holding the host IPAM lock ${args.resolved}`);
       return () => {
-        held.close(() => wakeLocalWaiters(address));
+        server.close(() => wakeLocalWaiters(address));
+        for (const waiter of waiters) waiter.destroy();
       };
     }
-    if (!(await pause(address, deadline, backoff * (0.5 + random())))) throw deadline.expired(waitingFor);
+    // Wait for the holder to let go; the backoff only bounds each wait (a holder that never accepts).
+    if (!(await pause(address, deadline, backoff * (0.5 + random()), holderReleased))) throw deadline.expired(waitingFor);
     backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
   }
 }
