@@ -253,6 +253,8 @@ describe('etcd with client certificates (--client-cert-auth)', () => {
     const wrongCa: Access = { ...access(), netconf: { ...access().netconf, etcd_ca_cert_file: files.untrustedCaFile }, cliFlags: ['--etcd-ca-cert-file', files.untrustedCaFile, '--etcd-cert-file', files.certFile, '--etcd-key-file', files.keyFile] };
     const add = await cni('ADD', 'tls-bad-ca', wrongCa, endpoint(), 5);
     const answer = cniError(add);
+    // The datastore stays unavailable for the whole budget: try again later, saying why (design/cni.md, "Deadline").
+    expect(answer.code).toBe(11);
     expect(answer.text).toContain(endpoint());
     expect(answer.text).toMatch(/certificate|TLS/i);
     const show = await cliShow(wrongCa, endpoint());
@@ -266,6 +268,7 @@ describe('etcd with client certificates (--client-cert-auth)', () => {
     const noCert: Access = { netconf: { etcd_ca_cert_file: files.caFile }, cliFlags: ['--etcd-ca-cert-file', files.caFile], env: {} };
     const add = await cni('ADD', 'tls-no-cert', noCert, endpoint(), 5);
     const answer = cniError(add);
+    expect(answer.code).toBe(11);
     expect(answer.text).toContain(endpoint());
     expect(answer.text).toMatch(/certificate|TLS|handshake/i);
     const show = await cliShow(noCert, endpoint());
@@ -322,6 +325,8 @@ describe('etcd with authentication (etcdctl user add, auth enable)', () => {
     const wrong = `wrong-${password.slice(0, 4)}-pass`;
     const add = await cni('ADD', 'auth-bad', access(wrong), endpoint(), 5);
     const answer = cniError(add);
+    // A rejected password is configuration: code 7 at once, no retrying until the budget ends.
+    expect(answer.code).toBe(7);
     expect(answer.text).toContain(endpoint());
     expect(answer.text).toMatch(/authentication|password|credentials/i);
     const show = await cliShow(access(wrong), endpoint());
