@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Datastore } from '@ipamkit/models';
@@ -12,7 +12,7 @@ import { cniEnv, netConf } from './helpers/cni-call.js';
 // secret the call holds, in no pattern the redactor knows, is the worst case: nothing of it may come out.
 
 const CANARY = `cnry${randomBytes(8).toString('hex')}`;
-const SECRET = { etcdPassword: `${CANARY}etc`, policyToken: `${CANARY}pol` };
+const SECRET = { etcdPassword: `${CANARY}etc`, policyToken: `${CANARY}pol`, homeToken: `${CANARY}home` };
 
 /** A datastore whose every operation fails with a raw client error quoting the given text. */
 function leakyDatastore(quoted: string): Datastore {
@@ -53,5 +53,20 @@ describe('CNI output redaction', () => {
     expect(stderr).toContain('[redacted]');
     expect(file).toContain('[redacted]');
     for (const text of [result.stdout, stderr, file]) expect(text).not.toContain(CANARY);
+  });
+
+  it('knows the credentials of ~/.kube/config, the kubeconfig the plugin falls back to, when none is named', async () => {
+    const home = join(dir, 'home');
+    mkdirSync(join(home, '.kube'), { recursive: true });
+    writeFileSync(join(home, '.kube', 'config'), ['apiVersion: v1', 'kind: Config', 'users:', '- name: u', '  user:', `    token: ${SECRET.homeToken}`, ''].join('\n'), { mode: 0o600 });
+    const lines: string[] = [];
+    const result = await runCni({
+      env: cniEnv({ command: 'DEL', env: { HOME: home } }),
+      stdin: JSON.stringify(netConf({ datastore_type: 'etcdv3', etcd_endpoints: 'http://127.0.0.1:9' })),
+      datastore: leakyDatastore(`bearer ${SECRET.homeToken}`),
+      stderr: (line) => lines.push(line),
+    });
+    expect(result.stdout).toContain('[redacted]');
+    for (const text of [result.stdout, lines.join('')]) expect(text).not.toContain(CANARY);
   });
 });

@@ -135,7 +135,7 @@ async function eventually(what: string, check: () => Promise<boolean>, timeoutMs
  * leak that one full sync releases (design/gc.md, "Leak classification, grace periods and release"). The
  * bin's /readyz turns 200 once the first full sync is done, and the leak is then gone.
  */
-async function gcSync(config: DatastoreConfig, env: Record<string, string>): Promise<void> {
+async function gcSync(config: DatastoreConfig, env: Record<string, string>, secrets: readonly string[]): Promise<void> {
   const ds: Datastore = await createDatastore(config);
   try {
     // An etcd-mode Calico node names its Kubernetes node in spec.orchRefs; the cluster has none by that name.
@@ -168,6 +168,7 @@ async function gcSync(config: DatastoreConfig, env: Record<string, string>): Pro
     expect(await exited).toBe(0);
   }
   expect(stderr).not.toMatch(/"level":"error"/);
+  for (const secret of secrets) expect(stderr).not.toContain(secret);
 }
 
 /** The CNI error answer (code, msg and details), its text being msg and details together. */
@@ -246,7 +247,7 @@ describe('etcd with client certificates (--client-cert-auth)', () => {
   }, 60_000);
 
   it('serves a gc full sync that releases a leaked allocation', async () => {
-    await gcSync(config, { ETCD_ENDPOINTS: endpoint(), ...access().env });
+    await gcSync(config, { ETCD_ENDPOINTS: endpoint(), ...access().env }, keyMaterial(files.keyFile));
   }, 90_000);
 
   it('a wrong CA is a clear error naming the endpoint, from the plugin and the CLI', async () => {
@@ -318,7 +319,7 @@ describe('etcd with authentication (etcdctl user add, auth enable)', () => {
   }, 60_000);
 
   it('serves a gc full sync that releases a leaked allocation', async () => {
-    await gcSync(config, { ETCD_ENDPOINTS: endpoint(), ...access().env });
+    await gcSync(config, { ETCD_ENDPOINTS: endpoint(), ...access().env }, [password]);
   }, 90_000);
 
   it('a wrong password is a clear error naming the endpoint, from the plugin and the CLI', async () => {
