@@ -9,6 +9,7 @@ import { workloadOf } from './config/workload.js';
 import { renderError, renderVersion } from './result/cni-result.js';
 import { Invocation } from './runtime/invocation.js';
 import { createLogger, parseLogLevel, type LogSink } from './runtime/logger.js';
+import { OutputRedactor } from './runtime/output-redactor.js';
 import { toCniError } from './runtime/to-cni-error.js';
 import { cmdAdd } from './verbs/cmd-add.js';
 import { cmdCheck } from './verbs/cmd-check.js';
@@ -40,12 +41,13 @@ export interface RunCniResult {
 
 const ABOUT = `ipamkit calico-ipam\nCNI protocol versions supported: ${SUPPORTED_VERSIONS.join(', ')}\n`;
 
-async function dispatch(cni: CniEnv, options: RunCniOptions, sink: LogSink): Promise<string> {
+async function dispatch(cni: CniEnv, options: RunCniOptions, sink: LogSink, redactor: OutputRedactor): Promise<string> {
   if (cni.command === 'VERSION') return renderVersion(SUPPORTED_VERSIONS, PLUGIN_CNI_VERSION);
   const conf = parseNetConf(options.stdin);
+  redactor.knowNetConf(conf);
   if (cni.command === 'CHECK' || cni.command === 'STATUS' || cni.command === 'GC') requireVersionFor(cni.command, conf.cniVersion);
   const context = cni.command === 'GC' || cni.command === 'STATUS' ? cni.command : `${cni.command} ${cni.containerId}`;
-  const log = createLogger({ level: parseLogLevel(conf.logLevel), sink, context, ...(conf.logFilePath === undefined ? {} : { file: conf.logFilePath }) });
+  const log = createLogger({ level: parseLogLevel(conf.logLevel), sink, context, redact: redactor.redact, ...(conf.logFilePath === undefined ? {} : { file: conf.logFilePath }) });
   const node = determineNodeName(conf);
   const inv = new Invocation(conf, cni, options.env, node, log, {
     ...(options.datastore === undefined ? {} : { datastore: options.datastore }),
@@ -71,18 +73,20 @@ async function dispatch(cni: CniEnv, options: RunCniOptions, sink: LogSink): Pro
 
 /**
  * One CNI invocation, in-process: what the `calico-ipam` bin does with its environment and stdin.
- * Never throws: every failure becomes CNI error JSON on stdout with exit code 1.
+ * Never throws: every failure becomes CNI error JSON on stdout with exit code 1. The error JSON and
+ * every log line are redacted with the call's secrets (design/cni.md, "Redaction").
  */
 export async function runCni(options: RunCniOptions): Promise<RunCniResult> {
   const sink: LogSink = options.stderr ?? ((line) => process.stderr.write(line));
+  const redactor = new OutputRedactor(options.env);
   try {
     const cni = readCniEnv(options.env);
     if (cni === undefined) {
       sink(ABOUT);
       return { exitCode: 0, stdout: '' };
     }
-    return { exitCode: 0, stdout: await dispatch(cni, options, sink) };
+    return { exitCode: 0, stdout: await dispatch(cni, options, sink, redactor) };
   } catch (err) {
-    return { exitCode: 1, stdout: renderError(toCniError(err)) };
+    return { exitCode: 1, stdout: renderError(toCniError(err, redactor.redact)) };
   }
 }

@@ -26,6 +26,7 @@ const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 export class CallDeadline {
   private readonly expiresAt: number;
   private activity: string;
+  private lastUnavailable: string | undefined;
 
   constructor(
     readonly timeoutSeconds: number,
@@ -51,9 +52,18 @@ export class CallDeadline {
     }
   }
 
-  /** The code-11 answer when the budget runs out. */
+  /** Remembers why the datastore was last unavailable, for the code-11 answer's details. */
+  noteUnavailable(err: Error): void {
+    this.lastUnavailable = err.message;
+  }
+
+  /**
+   * The code-11 answer when the budget runs out; its details carry the last datastore
+   * unavailability seen (which names the endpoint), if any (design/cni.md, "Deadline").
+   */
   expired(what: string = this.activity): CniError {
-    return new CniError(CNI_CODES.tryAgainLater, `timed out after ${this.timeoutSeconds} s (ipam.timeout_seconds) ${what}`);
+    const details = this.lastUnavailable === undefined ? '' : `last datastore error: ${this.lastUnavailable}`;
+    return new CniError(CNI_CODES.tryAgainLater, `timed out after ${this.timeoutSeconds} s (ipam.timeout_seconds) ${what}`, details);
   }
 }
 

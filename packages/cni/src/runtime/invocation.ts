@@ -8,6 +8,7 @@ import type { NetConf } from '../config/net-config.js';
 import { createKubeReader, resolveKubeConnection, type KubeReader } from '../kube/kube-reader.js';
 import { CallDeadline, CLOSE_GRACE_MS, DEFAULT_TIMEOUT_SECONDS, runWithinDeadline } from './call-deadline.js';
 import { acquireIpamLock, DEFAULT_LOCK_FILE } from './ipam-lock.js';
+import { reportingUnavailable } from './unavailable-recorder.js';
 import type { Logger } from './logger.js';
 import { ensureDirectory, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
@@ -53,9 +54,9 @@ export class Invocation {
       ensureDirectory(dirname(config.path), 'sqlite_path');
     }
     const opened = await this.deadline.during(`waiting for the ${config.type} datastore to open`, () => createDatastore(config));
-    this.datastore = opened;
+    this.datastore = reportingUnavailable(opened, (err) => this.deadline.noteUnavailable(err));
     this.ownsDatastore = true;
-    return opened;
+    return this.datastore;
   }
 
   async ipam(): Promise<IpamClient> {

@@ -37,14 +37,17 @@ function prepareLogFile(file: string): boolean {
 
 /**
  * A line logger. Callers pass only messages they built themselves: never the stdin text, never a
- * kubeconfig, token or key (design/cni.md, "Logging"). The log file and its directories are
- * created 0600 and 0700 (design/cni.md, "Directories and file modes").
+ * kubeconfig, token or key (design/cni.md, "Logging"); a message that quotes a client's error is
+ * still passed through `redact` before it reaches stderr or the file (design/cni.md, "Redaction"),
+ * and only for lines at or above the level, so debug lines that are dropped cost nothing. The log
+ * file and its directories are created 0600 and 0700 (design/cni.md, "Directories and file modes").
  */
-export function createLogger(opts: { level: LogLevel; sink: LogSink; file?: string; context: string }): Logger {
+export function createLogger(opts: { level: LogLevel; sink: LogSink; file?: string; context: string; redact?: (text: string) => string }): Logger {
   let fileOk = opts.file !== undefined && prepareLogFile(opts.file);
   const write = (level: LogLevel, msg: string): void => {
     if (RANK[level] < RANK[opts.level]) return;
-    const line = `${new Date().toISOString()} [${level.toUpperCase()}] ${opts.context} ${msg}\n`;
+    const text = opts.redact === undefined ? msg : opts.redact(msg);
+    const line = `${new Date().toISOString()} [${level.toUpperCase()}] ${opts.context} ${text}\n`;
     opts.sink(line);
     if (fileOk && opts.file !== undefined) {
       try {

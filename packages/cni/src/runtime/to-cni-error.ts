@@ -20,9 +20,15 @@ function classify(err: unknown): CniError {
   return new CniError(CNI_CODES.internal, message === '' ? 'internal error' : message, '', { cause: err });
 }
 
-/** One place maps any thrown value to a CNI error: our own carry their code, transient ones are 11. */
-export function toCniError(err: unknown): CniError {
+/**
+ * One place maps any thrown value to a CNI error: our own carry their code, transient ones are 11.
+ * With `redact`, the message and details are redacted before they are cut (design/cni.md,
+ * "Redaction"): this is the answer that reaches the runtime and kubelet's pod events.
+ */
+export function toCniError(err: unknown, redact?: (text: string) => string): CniError {
   const cni = classify(err);
-  if (cni.message.length <= MAX_ANSWER_TEXT && cni.details.length <= MAX_ANSWER_TEXT) return cni;
-  return new CniError(cni.code, cut(cni.message), cut(cni.details), { cause: err, category: cni.category });
+  const message = redact === undefined ? cni.message : redact(cni.message);
+  const details = redact === undefined ? cni.details : redact(cni.details);
+  if (message === cni.message && details === cni.details && message.length <= MAX_ANSWER_TEXT && details.length <= MAX_ANSWER_TEXT) return cni;
+  return new CniError(cni.code, cut(message), cut(details), { cause: err, category: cni.category });
 }
