@@ -19,9 +19,9 @@ interface Store {
   readonly ds: Datastore;
   readonly hooks: {
     /** Runs before a block update reaches the store; may throw or wait. */
-    beforeBlockUpdate?: (block: Versioned<AllocationBlock>) => Promise<void>;
+    beforeBlockUpdate?: ((block: Versioned<AllocationBlock>) => Promise<void>) | undefined;
     /** Runs before a handle write (create, update, delete) reaches the store. */
-    beforeHandleWrite?: (handle: IPAMHandle) => Promise<void>;
+    beforeHandleWrite?: ((handle: IPAMHandle) => Promise<void>) | undefined;
   };
   /** A client of another process on the same store (no transact, no hooks). */
   fresh(): IpamClient;
@@ -130,7 +130,7 @@ describe('handle entries for blocks that hold none of the handle\'s addresses (n
     const assigner = createIpamClient({ datastore: s.ds, clock: new FakeClock(), windowsHost: false });
     await assigner.autoAssign(lbRequest('lb-first'));
     // A stale count for the handle, as after a kill (the first test).
-    await s.inner.handles.create({ handleId: 'lb-race', block: { '10.201.0.0/28': 1 } });
+    await s.inner.handles.create({ handleId: 'lb-race', block: { '10.201.0.0/28': 1 }, deleted: false });
     let reachedBlockWrite: () => void = () => undefined;
     const atBlockWrite = new Promise<void>((resolve) => {
       reachedBlockWrite = resolve;
