@@ -1,4 +1,4 @@
-import { type AllocationBlock, ConflictError, type IPAMConfig, type IPAMHandle } from '@ipamkit/models';
+import { type AllocationBlock, ConflictError, type IPAMConfig, type IPAMHandle, NotFoundError, type Versioned } from '@ipamkit/models';
 import { isEmpty, releaseHandleInBlock, sanitizeHandle } from '../block/index.js';
 import { persistRelease } from './block-handle-writes.js';
 import { asUpdate, type ClientDeps, collectedBlock, orUndefined, unversioned } from './client-deps.js';
@@ -7,23 +7,42 @@ import { readIpamConfig } from './ipam-config-ops.js';
 import { inTransaction } from './transaction.js';
 import { withCasRetry } from './with-cas-retry.js';
 
+/**
+ * The handle's entry for a block that holds none of its addresses is stale: a writer died (or its
+ * undo failed) between the handle write and the block write of the Kubernetes order. Drop it, CAS
+ * on the handle as read, after fencing the block (design/ipam-core.md, "Stale handle entries"):
+ * the fence bumps the block so that an assignment that counted itself in the handle but has not
+ * written the block yet loses its block CAS, undoes its increment and retries, instead of landing
+ * an address the handle no longer counts.
+ */
+async function dropStaleEntry(deps: ClientDeps, handleId: string, cidr: string, stored: Versioned<AllocationBlock> | undefined): Promise<void> {
+  const handle = await orUndefined(deps.ds.handles.get(handleId));
+  if (handle?.block[cidr] === undefined) return;
+  if (stored !== undefined) await deps.ds.blocks.update(asUpdate(stored, unversioned(stored)));
+  const remaining = withoutBlock(unversioned(handle), cidr);
+  if (Object.keys(remaining.block).length === 0) await deps.ds.handles.delete(handle);
+  else await deps.ds.handles.update({ ...remaining, revision: handle.revision });
+}
+
 async function releaseHandleFromBlock(deps: ClientDeps, config: IPAMConfig, handleId: string, cidr: string): Promise<void> {
   const block = await withCasRetry(
     async () => {
       const stored = await orUndefined(deps.ds.blocks.get(cidr));
-      if (stored === undefined) return undefined;
       const now = deps.clock.now();
-      const result = releaseHandleInBlock(collectedBlock(stored, config, now).block, {
-        handleId,
-        cooldownSeconds: config.ipCooldownSeconds,
-        now,
-      });
-      if (result.count === 0) return undefined;
+      const result =
+        stored === undefined
+          ? undefined
+          : releaseHandleInBlock(collectedBlock(stored, config, now).block, { handleId, cooldownSeconds: config.ipCooldownSeconds, now });
+      if (stored === undefined || result === undefined || result.count === 0) {
+        await dropStaleEntry(deps, handleId, cidr, stored);
+        return undefined;
+      }
       const deleteBlock = isEmpty(result.block) && result.block.affinity === undefined;
       await persistRelease(deps, { original: stored, next: result.block, deleteBlock, handleDeltas: new Map([[handleId, result.count]]), clearHandleEntries: true });
       return result.block;
     },
-    { isRetryable: (err) => err instanceof ConflictError, operation: `release handle ${handleId} in ${cidr}` },
+    // NotFound: the fenced block or the handle went away under us; re-read both.
+    { isRetryable: (err) => err instanceof ConflictError || err instanceof NotFoundError, operation: `release handle ${handleId} in ${cidr}` },
   );
   if (block !== undefined) await ensureConsistentAffinity(deps, config, block);
 }
