@@ -34,12 +34,20 @@ describe('the built ipamkit bin: resources on SQLite', () => {
     [['delete', 'ippool', 'my.ippool-1']],
   ])('%j on a missing database says so and creates nothing', (args) => {
     const run = ipamkit(args, args.includes('-') ? MULTI_DOCUMENT_YAML : undefined);
-    expect(run).toEqual({ status: 1, stdout: '', stderr: `no ipamkit database at ${db} (only create and apply make a new one)\n` });
+    expect(run).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `no ipamkit database at ${db}: check --sqlite-path; only create, apply, install-cni and datastore migrate import make a new one\n`,
+    });
     expect(existsSync(db)).toBe(false);
   });
 
   it('apply -f - creates the database from stdin; get -o yaml reads it back', () => {
-    expect(ipamkit(['apply', '-f', '-'], MULTI_DOCUMENT_YAML)).toEqual({ status: 0, stdout: 'Successfully applied 4 resource(s)\n', stderr: '' });
+    expect(ipamkit(['apply', '-f', '-'], MULTI_DOCUMENT_YAML)).toEqual({
+      status: 0,
+      stdout: 'Successfully applied 4 resource(s)\n',
+      stderr: `Creating a new ipamkit database at ${db}\n`,
+    });
     const got = ipamkit(['get', 'node', 'node-hostname', '-o', 'yaml']);
     expect(got.status).toBe(0);
     expect(parse(got.stdout)).toMatchObject({ kind: 'Node', spec: { orchRefs: [{ nodeName: 'node-hostname', orchestrator: 'k8s' }] } });
