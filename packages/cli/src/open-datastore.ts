@@ -49,17 +49,11 @@ export function datastoreConfigFromFlags(flags: DatastoreFlags, env: NodeJS.Proc
 
 /**
  * Opens the configured datastore as `access` allows (design/cli.md "Opening the datastore"): a
- * missing SQLite file is refused with `DatastoreMissingError` unless the command may create one, and
- * `onCreate` hears the path of a file about to be created.
+ * missing SQLite file is refused with `DatastoreMissingError` unless the command may create one.
  */
-export async function openDatastore(
-  flags: DatastoreFlags,
-  env: NodeJS.ProcessEnv,
-  access: DatastoreAccess = 'may-create',
-  onCreate?: (path: string) => void,
-): Promise<Datastore> {
+export async function openDatastore(flags: DatastoreFlags, env: NodeJS.ProcessEnv, access: DatastoreAccess = 'may-create'): Promise<Datastore> {
   const config = configOrExplain(flags, env);
-  if (config.type === 'sqlite' && config.path !== '' && checkSqlitePresence(config.path, access)) onCreate?.(config.path);
+  if (config.type === 'sqlite' && config.path !== '') checkSqlitePresence(config.path, access);
   const chosen = flags.datastore !== undefined || nonEmpty(env['DATASTORE_TYPE']) || config.type !== 'kubernetes';
   try {
     return await createDatastore(access === 'may-create' ? config : configForAccess(config, access));

@@ -286,7 +286,7 @@ export async function runIpamCommand(argv: readonly string[], io: CliIo): Promis
   const given = flags.datastore === undefined ? io.datastore : undefined;
   try {
     const access = pending.access ?? 'may-create';
-    datastore = given ?? (await openDatastore(flags, env, access, (path) => io.stderr.write(`Creating a new ipamkit database at ${path}\n`)));
+    datastore = given ?? (await openDatastore(flags, env, access));
     const sqlitePath = given === undefined ? sqlitePathOf(flags, env) : undefined;
     const produced = await run({ datastore, clock: io.clock ?? systemClock, ...(sqlitePath === undefined ? {} : { sqlitePath }) });
     if (pending.json) io.stdout.write(prettyJson(produced.json));

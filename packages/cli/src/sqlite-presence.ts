@@ -20,12 +20,11 @@ function kindOf(path: string): Kind {
 /**
  * Checks the SQLite file a command is about to open, before SQLite can create anything: a command
  * that must not create one needs an existing file; one that may needs an existing directory.
- * Returns true when the open will create a new file (the runner says so on stderr).
  */
-export function checkSqlitePresence(path: string, access: DatastoreAccess): boolean {
+export function checkSqlitePresence(path: string, access: DatastoreAccess): void {
   const file = kindOf(path);
   const dir = dirname(path);
-  if (file === 'file') return false;
+  if (file === 'file') return;
   if (file !== 'missing') throw new DatastoreMissingError(`${path} is not a file, so not an ipamkit database (--sqlite-path)`);
   const dirKind = kindOf(dir);
   if (access !== 'may-create') {
@@ -33,5 +32,4 @@ export function checkSqlitePresence(path: string, access: DatastoreAccess): bool
     throw new DatastoreMissingError(`no ipamkit database at ${path}${why}: check --sqlite-path; ${CREATORS}`);
   }
   if (dirKind !== 'directory') throw new DatastoreMissingError(`cannot create the ipamkit database at ${path}: directory ${dir} does not exist (--sqlite-path)`);
-  return true;
 }

@@ -95,13 +95,13 @@ describe('the built ipamkit bin: papercuts', () => {
       });
     });
 
-    it('datastore migrate import may create the file and says so', () => {
+    it('datastore migrate import may create the file', () => {
       const exported = join(dir, 'export.json');
       expect(ipamkit([...sqlite(clean), 'datastore', 'migrate', 'export', '-f', exported]).status).toBe(0);
       const target = join(dir, 'imported.db');
       const run = ipamkit([...sqlite(target), 'datastore', 'migrate', 'import', '-f', exported]);
+      expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
-      expect(run.stderr).toBe(`Creating a new ipamkit database at ${target}\n`);
       expect(existsSync(target)).toBe(true);
     });
   });
