@@ -6,7 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { checkReport } from './check/check-report.js';
 import { readClusterState, type ClusterState } from './check/cluster-state.js';
 import { ipamCheck } from './check/ipam-check.js';
-import { sqliteIntegrityOf } from './check/sqlite-integrity.js';
+import { checkWithIntegrity, sqliteIntegrityOf } from './check/sqlite-integrity.js';
 import { renderCheck } from './check/render-check.js';
 import type { CliIo, CommandContext } from './cli-io.js';
 import { ipamConfigure, renderConfigure } from './configure/ipam-configure.js';
@@ -103,7 +103,8 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
     .action((o: { showAllIps?: boolean; clusterState?: string; output?: string }) => {
       setTask(async (ctx) => {
         const integrity = await sqliteIntegrityOf(ctx.sqlitePath);
-        const result = await ipamCheck(ctx, await clusterStateFrom(o.clusterState), integrity);
+        const cluster = await clusterStateFrom(o.clusterState);
+        const result = await checkWithIntegrity(integrity, () => ipamCheck(ctx, cluster, integrity));
         const report = checkReport(result);
         let text = renderCheck(result, { showAll: o.showAllIps === true });
         if (o.output !== undefined && o.output !== 'json' && o.output !== 'table') {

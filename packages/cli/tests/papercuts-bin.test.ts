@@ -206,6 +206,19 @@ describe('the built ipamkit bin: papercuts', () => {
       expect(ipamkit([...sqlite(clean), 'ipam', 'check']).stdout).not.toContain('integrity');
     });
 
+    it('when the damage stops the read, exits 3 with the quick_check result in the message', () => {
+      const corrupt = join(dir, 'corrupt-blocks.db');
+      copyFileSync(clean, corrupt);
+      // Page 7 is the root of the blocks table (schema order of src/sqlite/schema.ts in ipam-datastore).
+      const fd = openSync(corrupt, 'r+');
+      writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, 6 * 4096);
+      closeSync(fd);
+      const run = ipamkit([...sqlite(corrupt), 'ipam', 'check']);
+      expect(run.status).toBe(3);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^sqlite datastore failed \(SQLITE_CORRUPT\): .*; PRAGMA quick_check: .+\n$/);
+    });
+
     it('without cluster state prints a summary count of unverified allocations, and the rows only with --show-all-ips', () => {
       const summary = ipamkit([...sqlite(clean), 'ipam', 'check']);
       expect(summary.stdout).toMatch(/\| unverified +\| +6 \| +0 \|/);
