@@ -96,7 +96,7 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
   ipam
     .command('check')
     .description('classify every allocation and report leaks and inconsistencies (read-only)')
-    .option('--show-all-ips', 'list allocations held by live owners too')
+    .option('--show-all-ips', 'list every allocation and finding (default: a summary by class, then the problems); exits 1 when problems were found')
     .option('--show-problem-ips', 'list problem allocations (the default)')
     .option('--cluster-state <file>', 'JSON file with the cluster\'s pods and LoadBalancer services')
     .option('-o, --output <target>', 'json for JSON on stdout, or a file to write the report to')
