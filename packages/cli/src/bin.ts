@@ -1,5 +1,5 @@
-import { runIpamCommand } from './run-ipam-command.js';
+import { runBin } from './bin-main.js';
 
-// The `ipamkit` executable: the in-process runner on the real process streams and environment.
-const code = await runIpamCommand(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
-process.exitCode = code;
+// The `ipamkit` executable: the in-process runner on the real process streams and environment,
+// behind the top-level handler of design/cli.md "Exit codes".
+await runBin();

@@ -70,3 +70,13 @@ export class MigrationImportError extends IpamError {
     super(message, options);
   }
 }
+
+/**
+ * The datastore a read-only or updating command names does not exist (a SQLite file or its
+ * directory is missing): nothing was created. Exit status 3, as for an unreachable server
+ * (design/cli.md "Exit codes").
+ */
+export class DatastoreMissingError extends IpamError {
+  override name = 'DatastoreMissingError';
+  readonly category: ErrorCategory = 'validation';
+}

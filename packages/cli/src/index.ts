@@ -42,4 +42,5 @@ export { formatG5, formatRoundHalfEven, formatCountWithPercent, INT64_MAX } from
 export { renderTable, type TableColumn, type Alignment } from './format/render-table.js';
 export { prettyJson } from './format/pretty-json.js';
 export * from './errors.js';
+export { EXIT, exitCodeOf, type ExitCode } from './exit-codes.js';
 export { CLI_VERSION } from './version.js';

@@ -1,6 +1,7 @@
-import { createDatastore, resolveDatastoreConfig, type DatastoreConfig, type DatastoreOverrides, type OverrideNames } from '@ipamkit/ipam-datastore';
+import { createDatastore, DatastoreConfigError, resolveDatastoreConfig, type DatastoreConfig, type DatastoreOverrides, type OverrideNames } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
 import { configForAccess, type DatastoreAccess } from './resources/datastore-access.js';
+import { checkSqlitePresence } from './sqlite-presence.js';
 
 /**
  * The global datastore flags (design/cli.md, "Datastore configuration"); unset ones fall back to the
@@ -46,8 +47,35 @@ export function datastoreConfigFromFlags(flags: DatastoreFlags, env: NodeJS.Proc
   return resolveDatastoreConfig(env, cliDatastoreOverrides(flags), CLI_DATASTORE_FLAGS);
 }
 
+/**
+ * Opens the configured datastore as `access` allows (design/cli.md "Opening the datastore"): a
+ * missing SQLite file is refused with `DatastoreMissingError` unless the command may create one.
+ */
 export async function openDatastore(flags: DatastoreFlags, env: NodeJS.ProcessEnv, access: DatastoreAccess = 'may-create'): Promise<Datastore> {
-  const config = datastoreConfigFromFlags(flags, env);
-  // design/cli.md "Opening the datastore": only create and apply may make a new SQLite file.
-  return createDatastore(access === 'may-create' ? config : configForAccess(config, access));
+  const config = configOrExplain(flags, env);
+  if (config.type === 'sqlite' && config.path !== '') checkSqlitePresence(config.path, access);
+  const chosen = flags.datastore !== undefined || nonEmpty(env['DATASTORE_TYPE']) || config.type !== 'kubernetes';
+  try {
+    return await createDatastore(access === 'may-create' ? config : configForAccess(config, access));
+  } catch (err) {
+    // Nothing named a datastore and the kubernetes default found no cluster: say how to choose one.
+    if (!chosen && err instanceof DatastoreConfigError) {
+      throw new DatastoreConfigError(`no datastore configured: choose one with --datastore (etcd, kubernetes, sqlite) or DATASTORE_TYPE; the default, kubernetes, failed: ${err.message}`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+const nonEmpty = (v: string | undefined): boolean => v !== undefined && v !== '';
+
+/** The resolver's config; an unknown DATASTORE_TYPE also names the flag that overrides it. */
+function configOrExplain(flags: DatastoreFlags, env: NodeJS.ProcessEnv): DatastoreConfig {
+  try {
+    return datastoreConfigFromFlags(flags, env);
+  } catch (err) {
+    if (err instanceof DatastoreConfigError && flags.datastore === undefined && err.message.startsWith('DATASTORE_TYPE ')) {
+      throw new DatastoreConfigError(`${err.message} (or choose with --datastore)`, { cause: err });
+    }
+    throw err;
+  }
 }

@@ -6,10 +6,12 @@ import { Command, CommanderError, Option } from 'commander';
 import { checkReport } from './check/check-report.js';
 import { readClusterState, type ClusterState } from './check/cluster-state.js';
 import { ipamCheck } from './check/ipam-check.js';
+import { checkWithIntegrity, sqliteIntegrityOf } from './check/sqlite-integrity.js';
 import { renderCheck } from './check/render-check.js';
 import type { CliIo, CommandContext } from './cli-io.js';
 import { ipamConfigure, renderConfigure } from './configure/ipam-configure.js';
 import { CliUsageError } from './errors.js';
+import { EXIT, exitCodeOf } from './exit-codes.js';
 import { explainIP } from './explain/explain-ip.js';
 import { explainNode } from './explain/explain-node.js';
 import { explainPod } from './explain/explain-pod.js';
@@ -18,14 +20,14 @@ import { prettyJson } from './format/pretty-json.js';
 import { migrateExport } from './migrate/migrate-export.js';
 import { migrateImport } from './migrate/migrate-import.js';
 import { renderExport, renderImport } from './migrate/render-migrate.js';
-import { cliDatastoreOverrides, openDatastore, type DatastoreFlags } from './open-datastore.js';
+import { cliDatastoreOverrides, datastoreConfigFromFlags, openDatastore, type DatastoreFlags } from './open-datastore.js';
 import { ipamRelease } from './release/ipam-release.js';
 import { renderRelease } from './release/render-release.js';
 import type { DatastoreAccess } from './resources/datastore-access.js';
 import { addResourceCommands } from './resources/resource-commands.js';
 import { ipamShow } from './show/ipam-show.js';
 import { renderShow } from './show/render-show.js';
-import { ipamSplit, renderSplit } from './split/ipam-split.js';
+import { checkCidrArgument, ipamSplit, renderSplit } from './split/ipam-split.js';
 import { CLI_VERSION } from './version.js';
 
 /** What a command produced: text for the terminal, the structured value for `-o json`. */
@@ -35,7 +37,12 @@ interface Produced {
   readonly exitCode?: number;
 }
 
-type Task = (ctx: CommandContext) => Promise<Produced>;
+/** What a task runs with: the command context, and the SQLite file behind it when there is one. */
+interface TaskContext extends CommandContext {
+  readonly sqlitePath?: string;
+}
+
+type Task = (ctx: TaskContext) => Promise<Produced>;
 
 const outputOption = (): Option => new Option('-o, --output <format>', 'output format: table (default) or json');
 
@@ -83,27 +90,30 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
       setTask(async (ctx) => {
         const result = await ipamShow(ctx, o);
         return { text: renderShow(result), json: result };
-      }, wantsJson(o.output));
+      }, wantsJson(o.output), 'read-only');
     });
 
   ipam
     .command('check')
     .description('classify every allocation and report leaks and inconsistencies (read-only)')
-    .option('--show-all-ips', 'list allocations held by live owners too')
+    .option('--show-all-ips', 'list every allocation and finding (default: a summary by class, then the problems); exits 1 when problems were found')
     .option('--show-problem-ips', 'list problem allocations (the default)')
     .option('--cluster-state <file>', 'JSON file with the cluster\'s pods and LoadBalancer services')
     .option('-o, --output <target>', 'json for JSON on stdout, or a file to write the report to')
     .action((o: { showAllIps?: boolean; clusterState?: string; output?: string }) => {
       setTask(async (ctx) => {
-        const result = await ipamCheck(ctx, await clusterStateFrom(o.clusterState));
+        const integrity = await sqliteIntegrityOf(ctx.sqlitePath);
+        const cluster = await clusterStateFrom(o.clusterState);
+        const result = await checkWithIntegrity(integrity, () => ipamCheck(ctx, cluster, integrity));
         const report = checkReport(result);
         let text = renderCheck(result, { showAll: o.showAllIps === true });
         if (o.output !== undefined && o.output !== 'json' && o.output !== 'table') {
           await writeFile(o.output, prettyJson(report));
           text += `Report written to ${o.output}\n`;
         }
-        return { text, json: report };
-      }, o.output === 'json');
+        // design/cli.md "Exit codes": 1 when the check found problems.
+        return { text, json: report, exitCode: result.problems > 0 ? EXIT.problems : EXIT.ok };
+      }, o.output === 'json', 'read-only');
     });
 
   ipam
@@ -114,8 +124,9 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
     .option('--force', 'accept a report written by another ipamkit version')
     .option('--dry-run', 'say what would be released, change nothing')
     .option('--max-report-age <seconds>', 'reports older than this are stale', '3600')
+    .option('--allow-empty-cluster', 'accept a report whose cluster state has no pods, or fewer pods than the addresses it would free')
     .addOption(outputOption())
-    .action((o: { ip?: string; fromReport: string[]; force?: boolean; dryRun?: boolean; maxReportAge: string; output?: string }) => {
+    .action((o: { ip?: string; fromReport: string[]; force?: boolean; dryRun?: boolean; maxReportAge: string; allowEmptyCluster?: boolean; output?: string }) => {
       const maxAge = Number(o.maxReportAge);
       if (!Number.isSafeInteger(maxAge) || maxAge < 0) throw new CliUsageError(`--max-report-age must be a non-negative integer, got ${o.maxReportAge}`);
       const json = wantsJson(o.output);
@@ -126,10 +137,11 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
           force: o.force === true,
           dryRun: o.dryRun === true,
           maxReportAgeSeconds: maxAge,
+          allowEmptyCluster: o.allowEmptyCluster === true,
         });
         const failed = [...result.ips, ...result.handles].some((x) => x.outcome === 'error');
-        return { text: renderRelease(result), json: result, exitCode: failed ? 1 : 0 };
-      }, json);
+        return { text: renderRelease(result), json: result, exitCode: failed ? EXIT.problems : EXIT.ok };
+      }, json, 'must-exist');
     });
 
   ipam
@@ -150,7 +162,7 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
           ...(o.ipCooldownSeconds === undefined ? {} : { ipCooldownSeconds: o.ipCooldownSeconds }),
         });
         return { text: renderConfigure(result), json: result };
-      }, json);
+      }, json, 'must-exist');
     });
 
   ipam
@@ -162,10 +174,11 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
     .addOption(outputOption())
     .action((parts: string, o: { cidr?: string; name?: string; output?: string }) => {
       const json = wantsJson(o.output);
+      checkCidrArgument(o.cidr);
       setTask(async (ctx) => {
         const result = await ipamSplit(ctx, { parts, ...(o.cidr === undefined ? {} : { cidr: o.cidr }), ...(o.name === undefined ? {} : { name: o.name }) });
         return { text: renderSplit(result), json: result };
-      }, json);
+      }, json, 'must-exist');
     });
 
   ipam
@@ -192,7 +205,7 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
         }
         const result = await explainNode(ctx, o.node ?? '');
         return { text: renderNodeExplanation(result), json: result };
-      }, json);
+      }, json, 'read-only');
     });
   addMigrateCommands(program, setTask);
   addResourceCommands(program, setTask, () => io.stdin ?? process.stdin);
@@ -205,7 +218,7 @@ function nonEmptyFile(file: string | undefined, flag: string): string | undefine
 }
 
 /** `datastore migrate export|import` (design/cli.md "datastore migrate"): the global datastore is the source, or the target. */
-function addMigrateCommands(program: Command, setTask: (task: Task, json: boolean) => void): void {
+function addMigrateCommands(program: Command, setTask: (task: Task, json: boolean, access: DatastoreAccess) => void): void {
   const migrate = program
     .command('datastore')
     .description('datastore-wide operations')
@@ -226,7 +239,7 @@ function addMigrateCommands(program: Command, setTask: (task: Task, json: boolea
         if (file === undefined) return { text: prettyJson(result.document), json: result.document };
         const { document: _document, ...summary } = result;
         return { text: renderExport(result), json: summary };
-      }, json);
+      }, json, 'read-only');
     });
 
   migrate
@@ -241,14 +254,15 @@ function addMigrateCommands(program: Command, setTask: (task: Task, json: boolea
       setTask(async (ctx) => {
         const result = await migrateImport(ctx, { file, dryRun: o.dryRun === true });
         return { text: renderImport(result), json: result };
-      }, json);
+      }, json, 'may-create');
     });
 }
 
 
 /**
  * Runs `ipamkit <argv>` in-process (argv excludes the program name, e.g. `['ipam', 'show']`) and
- * returns the exit status: 0 on success, 1 with the message on stderr on any error.
+ * returns the exit status of design/cli.md "Exit codes": 0 ok, 1 problems found or the command
+ * failed, 2 usage, 3 datastore missing or unreachable. Errors reach stderr as one redacted line.
  */
 export async function runIpamCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const pending: { task?: Task; json: boolean; access?: DatastoreAccess | undefined } = { json: false };
@@ -257,31 +271,40 @@ export async function runIpamCommand(argv: readonly string[], io: CliIo): Promis
     pending.json = json;
     pending.access = access;
   });
+  const env = io.env ?? process.env;
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
-    io.stderr.write(`${redactedErrorMessage(err, datastoreSecrets(io.env ?? process.env))}\n`);
-    return 1;
+    // commander has printed its own message already.
+    if (!(err instanceof CommanderError)) io.stderr.write(`${redactedErrorMessage(err, datastoreSecrets(env))}\n`);
+    return exitCodeOf(err);
   }
   const run = pending.task;
-  if (run === undefined) return 0;
+  if (run === undefined) return EXIT.ok;
   let datastore: Datastore | undefined;
   const flags = program.opts<DatastoreFlags>();
   // A datastore handed in by the caller stays open; one we opened from flags or env is closed.
   const given = flags.datastore === undefined ? io.datastore : undefined;
   try {
-    datastore = given ?? (await openDatastore(flags, io.env ?? process.env, pending.access));
-    const produced = await run({ datastore, clock: io.clock ?? systemClock });
+    const access = pending.access ?? 'may-create';
+    datastore = given ?? (await openDatastore(flags, env, access));
+    const sqlitePath = given === undefined ? sqlitePathOf(flags, env) : undefined;
+    const produced = await run({ datastore, clock: io.clock ?? systemClock, ...(sqlitePath === undefined ? {} : { sqlitePath }) });
     if (pending.json) io.stdout.write(prettyJson(produced.json));
     else io.stdout.write(produced.text);
-    return produced.exitCode ?? 0;
+    return produced.exitCode ?? EXIT.ok;
   } catch (err) {
     // Errors from a datastore client or a kubeconfig loader may quote credentials: redact at the
     // one place the CLI prints them (design/cli.md, "Datastore configuration").
-    io.stderr.write(`${redactedErrorMessage(err, datastoreSecrets(io.env ?? process.env, cliDatastoreOverrides(flags)))}\n`);
-    return 1;
+    io.stderr.write(`${redactedErrorMessage(err, datastoreSecrets(env, cliDatastoreOverrides(flags)))}\n`);
+    return exitCodeOf(err);
   } finally {
     if (given === undefined) await datastore?.close();
   }
+}
+
+/** The SQLite file the flags name, for `check`'s integrity check; undefined on other backends. */
+function sqlitePathOf(flags: DatastoreFlags, env: NodeJS.ProcessEnv): string | undefined {
+  const config = datastoreConfigFromFlags(flags, env);
+  return config.type === 'sqlite' ? config.path : undefined;
 }

@@ -37,16 +37,17 @@ describe('ipam configure', () => {
   });
 
   it.each([
-    [['--strictaffinity', 'yes'], 'invalid value. Use true or false to set strictaffinity'],
-    [['--max-blocks-per-host', 'four'], 'invalid value for maxblockhost. Use a valid number'],
-    [['--kubevirt-ip-persistence', 'enabled'], 'invalid value for --kubevirt-ip-persistence. Use Enabled or Disabled'],
-    [['--ip-cooldown-seconds', '1.5'], 'invalid value for --ip-cooldown-seconds. Use a valid number'],
-    [[], 'at least one configuration option must be specified'],
-    [['--max-blocks-per-host', '4'], 'MaxBlocksPerHost requires StrictAffinity to be enabled'],
-    [['--ip-cooldown-seconds', '5000'], 'IPAMConfig is invalid: ipCooldownSeconds 5000 is outside 0–1200'],
-  ])('refuses %j with a clear error and writes nothing', async (flags, message) => {
+    [['--strictaffinity', 'yes'], 'invalid value. Use true or false to set strictaffinity', 2],
+    [['--max-blocks-per-host', 'four'], 'invalid value for maxblockhost. Use a valid number', 2],
+    [['--kubevirt-ip-persistence', 'enabled'], 'invalid value for --kubevirt-ip-persistence. Use Enabled or Disabled', 2],
+    [['--ip-cooldown-seconds', '1.5'], 'invalid value for --ip-cooldown-seconds. Use a valid number', 2],
+    [[], 'at least one configuration option must be specified', 2],
+    [['--max-blocks-per-host', '4'], 'MaxBlocksPerHost requires StrictAffinity to be enabled', 1],
+    [['--ip-cooldown-seconds', '5000'], 'IPAMConfig is invalid: ipCooldownSeconds 5000 is outside 0–1200', 1],
+  ])('refuses %j with a clear error and writes nothing', async (flags, message, code) => {
     const run = await runCli(['ipam', 'configure', ...flags], ds, clock);
-    expect(run.code).toBe(1);
+    // A malformed flag is usage (2); values Calico's rules refuse are a failed command (1).
+    expect(run.code).toBe(code);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`${message}\n`);
     await expect(ds.ipamConfig.get()).rejects.toThrow();

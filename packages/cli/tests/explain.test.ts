@@ -115,6 +115,6 @@ describe('ipam explain', () => {
     expect(run.code).toBe(0);
     expect(run.stdout.split('\n').slice(0, 4)).toEqual(['IP 10.0.0.4: allocated', 'Pool: pool-a', 'Block: 10.0.0.0/26 (affinity host:node-a)', 'Handle ID: k8s-pod-network.c-db-1']);
     const both = await runCli(['ipam', 'explain', '--ip', '10.0.0.4', '--node', 'node-a'], ds, clock);
-    expect(both).toEqual({ code: 1, stdout: '', stderr: 'explain needs exactly one of --ip, --pod or --node\n' });
+    expect(both).toEqual({ code: 2, stdout: '', stderr: 'explain needs exactly one of --ip, --pod or --node\n' });
   });
 });

@@ -301,7 +301,7 @@ describe('datastore migrate: refusals', () => {
   ])('rejects the arguments %j before touching a datastore', async (args, stderr) => {
     const target = await open('sqlite');
     const run = await runCli(['datastore', 'migrate', ...args], target, clock);
-    expect(run).toEqual({ code: 1, stdout: '', stderr });
+    expect(run).toEqual({ code: 2, stdout: '', stderr });
   });
 
   it('reads a missing file as an input error', async () => {

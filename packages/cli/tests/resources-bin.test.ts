@@ -34,7 +34,11 @@ describe('the built ipamkit bin: resources on SQLite', () => {
     [['delete', 'ippool', 'my.ippool-1']],
   ])('%j on a missing database says so and creates nothing', (args) => {
     const run = ipamkit(args, args.includes('-') ? MULTI_DOCUMENT_YAML : undefined);
-    expect(run).toEqual({ status: 1, stdout: '', stderr: `no ipamkit database at ${db} (only create and apply make a new one)\n` });
+    expect(run).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `no ipamkit database at ${db}: check --sqlite-path; only create, apply, install-cni and datastore migrate import make a new one\n`,
+    });
     expect(existsSync(db)).toBe(false);
   });
 

@@ -18,10 +18,10 @@ const run = promisify(execFile);
 describe('runIpamCommand', () => {
   const clock = new FakeClock();
 
-  it('prints an invalid --ip to stderr and exits 1', async () => {
+  it('prints an invalid --ip to stderr and exits 2 (usage)', async () => {
     const ds = await createDatastore({ type: 'memory' });
     expect(await runCli(['ipam', 'show', '--ip', '10.0.0.300'], ds, clock)).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
       stderr: 'invalid IP address specified: 10.0.0.300\n',
     });
@@ -65,7 +65,7 @@ describe('runIpamCommand', () => {
     const ds = await createDatastore({ type: 'memory' });
     expect((await runCli(['ipam', 'show', '-o', 'yaml'], ds, clock)).stderr).toBe('unknown output format "yaml": use table or json\n');
     const unknown = await runCli(['ipam', 'frobnicate'], ds, clock);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'frobnicate'");
   });
 
@@ -150,11 +150,11 @@ describe('the ipamkit bin', () => {
     expect(stdout).toBe(golden('show-pools.txt', stdout));
   });
 
-  it('takes the datastore from the environment and exits 1 on errors', async () => {
+  it('takes the datastore from the environment and exits 2 on a bad argument', async () => {
     const env = { ...process.env, DATASTORE_TYPE: 'sqlite', IPAMKIT_SQLITE_PATH: path };
     const ok = await run(process.execPath, [BIN, 'ipam', 'show', '--ip', '10.0.0.2'], { env, timeout: 60_000 });
     expect(ok.stdout.split('\n')[0]).toBe('IP 10.0.0.2 is in use');
     const failure = await run(process.execPath, [BIN, 'ipam', 'show', '--ip', 'bogus'], { env, timeout: 60_000 }).catch((err: unknown) => err);
-    expect(failure).toMatchObject({ code: 1, stderr: 'invalid IP address specified: bogus\n' });
+    expect(failure).toMatchObject({ code: 2, stderr: 'invalid IP address specified: bogus\n' });
   });
 });

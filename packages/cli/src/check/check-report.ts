@@ -39,6 +39,8 @@ export interface CheckReport {
   datastoreKind?: string;
   findings?: Finding[];
   problems?: number;
+  /** Pods in the cluster state the check judged against; absent without a pod list (release's guard). */
+  podsChecked?: number;
 }
 
 function reportAllocation(a: CheckedAllocation): ReportAllocation {
@@ -81,5 +83,6 @@ export function checkReport(result: CheckResult): CheckReport {
     datastoreKind: result.datastoreKind,
     findings: result.findings,
     problems: result.problems,
+    ...(result.counts.pods === undefined ? {} : { podsChecked: result.counts.pods }),
   };
 }

@@ -6,7 +6,7 @@ import { allocationRecords, type AllocationRecord } from './allocation-record.js
 import { classifyAllocation, type Verdict } from './classify-allocation.js';
 import type { ClusterState, PodInfo } from './cluster-state.js';
 import { inUseOwners } from './in-use-owners.js';
-import { blockFindings, handleFindings, unallocatedInUseFindings, type Finding } from './structural-findings.js';
+import { blockFindings, handleDriftFindings, handleFindings, unallocatedInUseFindings, type Finding } from './structural-findings.js';
 
 /** One allocation with its verdict, in report form (spec/cli.md §3.4 plus our verdict). */
 export interface CheckedAllocation extends Verdict {
@@ -86,9 +86,10 @@ function checkedAllocation(record: AllocationRecord, verdict: Verdict, owners: s
 
 /**
  * `ipam check` (spec/cli.md §3): reads everything once, classifies every allocation and reports
- * structural problems. Read-only. `cluster` supplies pods and Services, which the datastore lacks.
+ * structural problems. Read-only. `cluster` supplies pods and Services, which the datastore lacks;
+ * `integrity` the storage's own check (SQLite's quick_check), reported first.
  */
-export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {}): Promise<CheckResult> {
+export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {}, integrity: readonly Finding[] = []): Promise<CheckResult> {
   const ds = ctx.datastore;
   const [blocks, pools, nodes, handles, affinities] = await Promise.all([
     ds.blocks.list(),
@@ -114,14 +115,22 @@ export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {})
     .sort((a, b) => compareAddresses(a.ip, b.ip) || compareCidrs(a.block, b.block));
 
   const referenced = new Set<string>();
+  const counted = new Map<string, Map<string, number>>();
   for (const r of records) {
-    if (r.handle !== undefined && r.handle.toLowerCase() !== WINDOWS_RESERVED_HANDLE) referenced.add(sanitizeHandleId(r.handle));
+    if (r.handle === undefined || r.handle.toLowerCase() === WINDOWS_RESERVED_HANDLE) continue;
+    const key = sanitizeHandleId(r.handle);
+    referenced.add(key);
+    const perBlock = counted.get(key) ?? new Map<string, number>();
+    perBlock.set(r.block, (perBlock.get(r.block) ?? 0) + 1);
+    counted.set(key, perBlock);
   }
   const handleCheck = handleFindings(handles, referenced);
   const activePools = pools.filter((p) => p.disabled !== true);
   const findings = [
+    ...integrity,
     ...blockFindings(live, affinities, ctx.clock.now()),
     ...handleCheck.findings,
+    ...handleDriftFindings(handles, counted),
     ...unallocatedInUseFindings(owners, new Set(perIP.keys()), activePools.map((p) => p.cidr)),
   ];
   const problemIPs = new Set(allocations.filter((a) => a.releasable || a.classification === 'duplicate').map((a) => a.ip));

@@ -8,7 +8,9 @@ export type FindingKind =
   | 'block-without-affinity'
   | 'affinity-without-block'
   | 'leaked-handle'
+  | 'handle-drift'
   | 'missing-handle'
+  | 'integrity'
   | 'in-use-without-allocation'
   | 'in-use-outside-pools';
 
@@ -74,6 +76,29 @@ export function handleFindings(
     findings.push({ kind: 'missing-handle', subject: id, reason: 'used in a block but no handle object exists', problem: false });
   }
   return { findings, leaked };
+}
+
+/**
+ * Handles whose stored per-block count differs from the allocations bearing them in the blocks
+ * (design/cli.md "Classifying allocations"): a release by handle would free the wrong number.
+ * `counted` maps a sanitized handle ID to block CIDR → allocations; leaked handles are left to
+ * `handleFindings`.
+ */
+export function handleDriftFindings(
+  handles: readonly Versioned<IPAMHandle>[],
+  counted: ReadonlyMap<string, ReadonlyMap<string, number>>,
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const handle of [...handles].sort((a, b) => (a.handleId < b.handleId ? -1 : a.handleId > b.handleId ? 1 : 0))) {
+    const actual = counted.get(sanitizeHandleId(handle.handleId));
+    if (handle.deleted || actual === undefined) continue;
+    const cidrs = [...new Set([...Object.keys(handle.block), ...actual.keys()])].sort();
+    const drift = cidrs.filter((cidr) => (handle.block[cidr] ?? 0) !== (actual.get(cidr) ?? 0));
+    if (drift.length === 0) continue;
+    const detail = drift.map((cidr) => `${handle.block[cidr] ?? 0} in ${cidr} where the block holds ${actual.get(cidr) ?? 0}`).join('; ');
+    findings.push({ kind: 'handle-drift', subject: handle.handleId, reason: `handle counts ${detail}`, problem: true });
+  }
+  return findings;
 }
 
 /** IPs that live owners use but IPAM never allocated. */

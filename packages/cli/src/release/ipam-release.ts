@@ -16,6 +16,8 @@ export interface ReleaseCommandOptions {
   readonly dryRun?: boolean;
   /** Reports older than this are stale; default one hour. */
   readonly maxReportAgeSeconds?: number;
+  /** Accept a report judged against no pods, or fewer pods than the addresses it would free. */
+  readonly allowEmptyCluster?: boolean;
 }
 
 export interface IPOutcome {
@@ -69,6 +71,25 @@ function vetReports(reports: readonly ParsedReport[], fingerprint: string, optio
     );
   }
   return warnings;
+}
+
+/**
+ * design/cli.md "Releasing from a report": a report made from an empty or truncated cluster state
+ * calls every pod address leaked. Refuse one whose pods are fewer than the addresses it would free
+ * (calicoctl reports, which carry no pod count, are not judged).
+ */
+function vetClusterState(reports: readonly ParsedReport[], options: ReleaseCommandOptions): void {
+  if (options.allowEmptyCluster === true) return;
+  for (const report of reports) {
+    if (report.podsChecked === undefined) continue;
+    const freed = new Set(report.allocations.filter((a) => a.releasable).map((a) => a.ip)).size;
+    if (report.podsChecked >= freed) continue;
+    const state = report.podsChecked === 0 ? 'no pods' : `only ${report.podsChecked} pods`;
+    throw new ReportRejectedError(
+      `the provided report (${report.file}) was made from a cluster state with ${state} but would release ${freed} addresses; ` +
+        'an empty or truncated --cluster-state makes live pods look leaked. Regenerate the report, or pass --allow-empty-cluster if the cluster really is empty',
+    );
+  }
 }
 
 /** What the current state says about a report candidate, without writing. */
@@ -162,6 +183,7 @@ export async function ipamRelease(ctx: CommandContext, options: ReleaseCommandOp
   if (files.length > 0) {
     const reports = await Promise.all(files.map(readReport));
     const warnings = vetReports(reports, clusterFingerprint(await ctx.datastore.ipPools.list()), options, ctx.clock.now());
+    vetClusterState(reports, options);
     const merged = mergeReports(reports);
     return {
       mode: 'report',

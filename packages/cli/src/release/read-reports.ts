@@ -23,6 +23,11 @@ export interface ParsedReport {
   readonly version: string;
   readonly clusterGUID: string;
   readonly generatedAt?: string;
+  /**
+   * Pods the report's check was judged against: a number for an ipamkit report (0 when it had no
+   * pod list), undefined for a calicoctl report, which read its pods from the API server.
+   */
+  readonly podsChecked?: number;
   readonly allocations: ReportCandidate[];
   readonly leakedHandles: ReportHandle[];
 }
@@ -75,9 +80,12 @@ export function parseReport(text: string, file: string): ParsedReport {
     throw new InputFileError(file, 'is not valid JSON', { cause: err });
   }
   if (!isRecord(raw)) throw new InputFileError(file, 'must hold a JSON object');
-  const { version, clusterGUID, generatedAt, allocations, leakedHandles } = raw;
+  const { version, clusterGUID, generatedAt, allocations, leakedHandles, datastoreKind, podsChecked } = raw;
   if (typeof version !== 'string' || typeof clusterGUID !== 'string') throw new InputFileError(file, 'needs string "version" and "clusterGUID"');
   if (generatedAt !== undefined && typeof generatedAt !== 'string') throw new InputFileError(file, '"generatedAt" must be a string');
+  if (podsChecked !== undefined && (typeof podsChecked !== 'number' || !Number.isSafeInteger(podsChecked) || podsChecked < 0)) {
+    throw new InputFileError(file, '"podsChecked" must be a non-negative integer');
+  }
   if (!isRecord(allocations)) throw new InputFileError(file, '"allocations" must be an object');
   if (leakedHandles !== undefined && !Array.isArray(leakedHandles)) throw new InputFileError(file, '"leakedHandles" must be an array');
   const candidates: ReportCandidate[] = [];
@@ -90,6 +98,7 @@ export function parseReport(text: string, file: string): ParsedReport {
     version,
     clusterGUID,
     ...(generatedAt === undefined ? {} : { generatedAt }),
+    ...(datastoreKind === undefined && podsChecked === undefined ? {} : { podsChecked: podsChecked ?? 0 }),
     allocations: candidates,
     leakedHandles: (leakedHandles ?? []).map((h: unknown, i) => leakedHandle(h, file, i)),
   };

@@ -50,6 +50,16 @@ export function splitCidr(cidr: string, parts: number): string[] {
   return Array.from({ length: parts }, (_, i) => formatCidr({ version: parsed.version, network: parsed.network + step * BigInt(i), prefixLength }));
 }
 
+/** `--cidr` must be a CIDR before any pool is looked for (else "no pool covers it" would mislead). */
+export function checkCidrArgument(text: string | undefined): void {
+  if (text === undefined || text === '') return;
+  try {
+    parseCidr(text);
+  } catch (err) {
+    throw new CliUsageError(`--cidr ${text} is not a valid CIDR (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+  }
+}
+
 function childName(poolName: string, i: number): string {
   const name = `split-${poolName}-${i}`;
   return name.length > MAX_NAME_LENGTH ? `split-${poolName.slice(0, KEPT_NAME_LENGTH)}-${i}` : name;
@@ -86,6 +96,7 @@ export async function ipamSplit(ctx: CommandContext, options: SplitOptions): Pro
   if ((options.name ?? '') === '' && (options.cidr ?? '') === '') {
     throw new CliUsageError('no name or CIDR provided. Provide a name or CIDR to denote the IP pool to split');
   }
+  checkCidrArgument(options.cidr);
   const pool = await findPool(ctx, options);
   const cidrs = splitCidr(pool.cidr, parts);
   const children = cidrs.map((cidr, i) => childPool(pool, childName(pool.name, i), cidr));
