@@ -126,6 +126,20 @@ describe('ipamkit install-cni on SQLite, into temp directories', () => {
   });
 });
 
+describe('ipamkit install-cni on etcd', () => {
+  it('points the plugin at the endpoints, prefix and TLS files, never at the password, and opens no datastore', async () => {
+    const run = await runInstallCni(
+      ['--datastore', 'etcd', '--etcd-endpoints', 'https://10.0.0.1:2379', '--etcd-prefix', '/ipamkit', '--etcd-ca-cert-file', '/etc/etcd/ca.pem', '--etcd-username', 'ipamkit', 'install-cni', '--bin-dir', binDir, '--net-dir', netDir, '--plugin-dir', CNI_DIST, '--service-account-dir', saDir, '--node-name', 'node-e'],
+      { ETCD_PASSWORD: 'etcd-secret-password' },
+    );
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const text = readFileSync(join(netDir, '10-calico.conflist'), 'utf8');
+    expect(conflist().plugins[0]).toMatchObject({ nodename: 'node-e', datastore_type: 'etcdv3', etcd_endpoints: 'https://10.0.0.1:2379', etcd_prefix: '/ipamkit', etcd_ca_cert_file: '/etc/etcd/ca.pem' });
+    expect(text).not.toContain('etcd-secret-password');
+    expect(run.stdout).not.toMatch(/node node-e/);
+  });
+});
+
 describe('ipamkit install-cni on the Kubernetes datastore, from a service account', () => {
   beforeEach(() => {
     mkdirSync(saDir, { recursive: true });

@@ -94,7 +94,9 @@ export async function installCni(options: InstallCniOptions): Promise<InstallCni
   if (options.nodeName.trim() === '') throw new CliUsageError('--node-name must not be empty');
   const source = pluginSourceDir(options.pluginDir, options.env);
   // Read everything first: bad input fails before anything on the host changes.
-  const binaries = await Promise.all(PLUGIN_FILES.map(async (name) => ({ name, bytes: await readPluginFile(source, name) })));
+  // One after the other, so the error always names the first missing file.
+  const binaries: { name: string; bytes: Buffer }[] = [];
+  for (const name of PLUGIN_FILES) binaries.push({ name, bytes: await readPluginFile(source, name) });
   const account = await readServiceAccount(options.serviceAccountDir);
   if (options.datastore.type === 'kubernetes' && account === undefined && options.datastore.kubeconfig === undefined) {
     throw new CliUsageError(`the kubernetes datastore needs a service account token in ${options.serviceAccountDir} (or --kubeconfig)`);
