@@ -17,6 +17,7 @@ import { explainNode } from './explain/explain-node.js';
 import { explainPod } from './explain/explain-pod.js';
 import { renderIPExplanation, renderNodeExplanation, renderPodExplanation } from './explain/render-explain.js';
 import { prettyJson } from './format/pretty-json.js';
+import { addInstallCniCommand } from './install-cni/install-cni-command.js';
 import { migrateExport } from './migrate/migrate-export.js';
 import { migrateImport } from './migrate/migrate-import.js';
 import { renderExport, renderImport } from './migrate/render-migrate.js';
@@ -208,6 +209,7 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
       }, json, 'read-only');
     });
   addMigrateCommands(program, setTask);
+  addInstallCniCommand(program, io);
   addResourceCommands(program, setTask, () => io.stdin ?? process.stdin);
   return program;
 }

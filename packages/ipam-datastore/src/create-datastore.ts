@@ -48,6 +48,32 @@ function backendFactory(module: object, name: string): BackendFactory {
 }
 
 /**
+ * Whether `err` is Node failing to resolve `pkg` itself (not a module inside it): ESM says
+ * `Cannot find package 'x'`, CommonJS `Cannot find module 'x'`.
+ */
+function isMissingPackage(err: unknown, pkg: string): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return false;
+  return err instanceof Error && (err.message.includes(`'${pkg}'`) || err.message.includes(`"${pkg}"`));
+}
+
+/**
+ * Loads a backend module whose client library is an optional peer dependency
+ * (design/ipam-datastore.md, "Packaging"): when that library is not installed the caller gets a
+ * DatastoreConfigError that names the package to install, not Node's resolution error.
+ */
+export async function importBackend<T>(backend: string, pkg: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    if (isMissingPackage(err, pkg)) {
+      throw new DatastoreConfigError(`the ${backend} datastore needs the package ${pkg}, which is not installed: add it to your dependencies (npm install ${pkg})`);
+    }
+    throw err;
+  }
+}
+
+/**
  * Opens the configured backend. Each backend sits behind its own subpath and is imported only
  * here, on demand, so that a CNI invocation on SQLite never loads the etcd or Kubernetes clients.
  * Backends never retry conflicts; callers wrap read-modify-write in the core's `withCasRetry`.
@@ -60,12 +86,12 @@ export async function createDatastore(config: DatastoreConfig): Promise<Datastor
     }
     case 'sqlite': {
       if (config.path === '') throw new DatastoreConfigError('sqlite datastore needs a file path');
-      const { createSqliteDatastore } = await import('./sqlite/index.js');
+      const { createSqliteDatastore } = await importBackend('sqlite', 'better-sqlite3', () => import('./sqlite/index.js'));
       return createSqliteDatastore({ path: config.path, readonly: config.readonly === true });
     }
     case 'etcd': {
       if (config.endpoints.length === 0) throw new DatastoreConfigError('etcd datastore needs at least one endpoint');
-      const factory = backendFactory(await import('./etcd/index.js'), 'createEtcdDatastore');
+      const factory = backendFactory(await importBackend('etcd', 'etcd3', () => import('./etcd/index.js')), 'createEtcdDatastore');
       // Endpoints, TLS files, credentials and the client choice all go through; createEtcdDatastore
       // refuses user info in an endpoint and unreadable TLS files with a DatastoreConfigError.
       const { endpoints, prefix, tls, username, password, client } = config;
@@ -80,7 +106,7 @@ export async function createDatastore(config: DatastoreConfig): Promise<Datastor
       });
     }
     case 'kubernetes': {
-      const factory = backendFactory(await import('./kubernetes/index.js'), 'createKubernetesDatastore');
+      const factory = backendFactory(await importBackend('kubernetes', '@kubernetes/client-node', () => import('./kubernetes/index.js')), 'createKubernetesDatastore');
       return factory(config);
     }
     default:

@@ -1,0 +1,71 @@
+import type { DatastoreConfig } from '@ipamkit/ipam-datastore';
+import { CliUsageError } from '../errors.js';
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The plugin-level keys that tell calico-ipam its node and datastore (design/cni.md, "Datastore configuration"). */
+export function pluginDatastoreKeys(config: DatastoreConfig, nodeName: string): Json {
+  const base = { nodename: nodeName };
+  switch (config.type) {
+    case 'sqlite':
+      return { ...base, datastore_type: 'sqlite', sqlite_path: config.path };
+    case 'kubernetes':
+      return { ...base, datastore_type: 'kubernetes', kubernetes: { ...(config.kubeconfig === undefined ? {} : { kubeconfig: config.kubeconfig }) } };
+    case 'etcd':
+      return {
+        ...base,
+        datastore_type: 'etcdv3',
+        etcd_endpoints: config.endpoints.join(','),
+        ...(config.prefix === undefined ? {} : { etcd_prefix: config.prefix }),
+        ...(config.tls?.caFile === undefined ? {} : { etcd_ca_cert_file: config.tls.caFile }),
+        ...(config.tls?.certFile === undefined ? {} : { etcd_cert_file: config.tls.certFile }),
+        ...(config.tls?.keyFile === undefined ? {} : { etcd_key_file: config.tls.keyFile }),
+      };
+    case 'memory':
+      throw new CliUsageError('install-cni cannot point the plugin at the memory datastore: use sqlite, etcd or kubernetes');
+  }
+}
+
+/**
+ * The network a fresh node gets: Debian's `ptp` plugin delegating IPAM to calico-ipam, with the
+ * link-local gateway and no per-address routes that ptp needs (design/cni.md, "Results").
+ */
+export function defaultConflist(keys: Json): Json {
+  return {
+    cniVersion: '1.0.0',
+    name: 'k8s-pod-network',
+    plugins: [{ type: 'ptp', ipMasq: false, ...keys, ipam: { type: 'calico-ipam', gateways: ['169.254.1.1'], routes: [] } }],
+  };
+}
+
+/**
+ * An existing conflist with calico-ipam as the IPAM of every plugin that has one (the first
+ * plugin when none has), and that plugin's node and datastore keys set; everything else is kept.
+ */
+export function patchConflist(text: string, file: string, keys: Json): Json {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new CliUsageError(`${file} is not valid JSON (${(err as Error).message}): fix or remove it before installing`);
+  }
+  if (!isObject(parsed) || !Array.isArray(parsed.plugins) || parsed.plugins.length === 0 || !parsed.plugins.every(isObject)) {
+    throw new CliUsageError(`${file} is not a conflist: it needs a non-empty "plugins" list of objects`);
+  }
+  const plugins = parsed.plugins;
+  const withIpam = plugins.some((p) => isObject(p.ipam));
+  const patched = plugins.map((plugin, index) => {
+    if (withIpam ? !isObject(plugin.ipam) : index !== 0) return plugin;
+    const ipam = isObject(plugin.ipam) ? plugin.ipam : {};
+    return { ...plugin, ...keys, ipam: { ...ipam, type: 'calico-ipam' } };
+  });
+  return { ...parsed, plugins: patched };
+}
+
+export function renderConflist(conflist: Json): string {
+  return `${JSON.stringify(conflist, null, 2)}\n`;
+}
