@@ -106,14 +106,15 @@ describe('ipamkit install-cni on SQLite, into temp directories', () => {
     mkdirSync(netDir, { recursive: true });
     writeFileSync(join(netDir, '10-calico.conflist'), '{ not json');
     const run = await runInstallCni(sqliteArgs());
-    expect(run.code).toBe(1);
+    // Bad input, nothing written: the usage status of design/cli.md "Exit codes".
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/10-calico\.conflist is not valid JSON/);
     expect(() => readdirSync(binDir)).toThrow(/ENOENT/);
   });
 
   it('a missing plugin directory names the missing file and installs nothing', async () => {
     const run = await runInstallCni([...sqliteArgs(), '--plugin-dir', join(root, 'nowhere')]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain(join(root, 'nowhere', 'calico-ipam'));
     expect(() => readdirSync(netDir)).toThrow(/ENOENT/);
   });
@@ -172,7 +173,7 @@ describe('ipamkit install-cni on the Kubernetes datastore, from a service accoun
 
   it('without KUBERNETES_SERVICE_HOST it fails clearly and writes nothing', async () => {
     const run = await runInstallCni(args(), {});
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/KUBERNETES_SERVICE_HOST is not set/);
     expect(run.stderr).not.toContain(TOKEN);
     expect(() => readdirSync(netDir)).toThrow(/ENOENT/);
