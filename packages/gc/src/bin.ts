@@ -1,9 +1,8 @@
 import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
-import { runControllerMain, stringFlag } from '@ipamkit/kube-runtime';
+import { parseDuration, runControllerMain, stringFlag } from '@ipamkit/kube-runtime';
 import { gcDatastoreConfig } from './datastore-config.js';
 import { DEFAULT_METRICS_PORT } from './constants.js';
 import { GcController } from './controller/gc-controller.js';
-import { parseDuration } from './duration.js';
 
 const USAGE = `ipamkit-gc: the ipamkit IPAM garbage collector
 

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { closedPort, type FlappingProxy, startFlappingProxy } from './flapping-proxy.js';
 import { type KubeFixture, serviceObject, startKube } from './kube-harness.js';
-import { type BinProcess, fetchStatus, killBin, spawnBin, writeKubeconfigForPort } from './process-harness.js';
+import { type BinProcess, closedPort, fetchStatus, type FlappingProxy, killBin, spawnBin, startFlappingProxy, writeKubeconfigForPort } from '@ipamkit/test-utils';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/bin.js');
 const LEASE = { group: 'coordination.k8s.io', plural: 'leases', name: 'ipamkit-lb-alloc', namespace: 'kube-system' };

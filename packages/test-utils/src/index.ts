@@ -2,3 +2,4 @@
 export * from './contract/index.js';
 export * from './etcd/index.js';
 export * from './kube-api-server/index.js';
+export * from './controller-process/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ControllerConfigError } from '../src/errors.js';
 import { parseDuration } from '../src/duration.js';
-import { GcConfigError } from '../src/errors.js';
 
 describe('parseDuration', () => {
   const valid: [string, number][] = [
@@ -12,6 +12,6 @@ describe('parseDuration', () => {
   ];
   for (const [text, ms] of valid) it(`reads ${text} as ${ms} ms`, () => expect(parseDuration(text)).toBe(ms));
   for (const text of ['', 'soon', '15', '1x', '-1s', '1m junk']) {
-    it(`rejects ${JSON.stringify(text)}`, () => expect(() => parseDuration(text)).toThrow(GcConfigError));
+    it(`rejects ${JSON.stringify(text)}`, () => expect(() => parseDuration(text)).toThrow(ControllerConfigError));
   }
 });
