@@ -28,7 +28,9 @@ describe('runHammer --all-callers', () => {
     const injected = a === undefined ? 0 : a.faultsInjected[409] + a.faultsInjected[500] + a.faultsInjected[410];
     expect(injected).toBeGreaterThan(0);
     expect([a?.duplicates, a?.leaks, a?.drift]).toEqual([0, 0, 0]);
-    expect(r.allocationsAtEnd).toBeGreaterThan(2);
+    // Injected 500s may fail some ADDs (answered 11, the pod then never runs), so how many addresses
+    // are live at the end varies between runs; the checks above are what must hold, on a non-empty cluster.
+    expect(r.allocationsAtEnd).toBeGreaterThan(0);
   }, 90_000);
 });
 
