@@ -40,7 +40,7 @@ export class InvalidBlockArgumentError extends ValidationError {
 }
 
 /**
- * A SetOwnerAttributes precondition did not hold (spec/core.md §14.3). Calico returns an update
+ * A SetOwnerAttributes precondition did not hold (design/ipam-core.md, "Owner attributes"). Calico returns an update
  * conflict here and its callers treat it as one, so this is a ConflictError; its category is
  * stop-and-re-evaluate: the owner changed under the caller, who must re-read rather than repeat the
  * same call (design/ipam-core.md, "Owner attributes").

@@ -59,7 +59,7 @@ function checkShape(updates: unknown, pre: unknown, bad: (message: string) => ne
 }
 
 /**
- * Rejects malformed and contradictory requests (spec/core.md §14.3 step 1) with
+ * Rejects malformed and contradictory requests (design/ipam-core.md, "Owner attributes") with
  * InvalidBlockArgumentError, a ValidationError: the arguments come from callers in plain JS too, so
  * a missing `updates` object is a clear error rather than a TypeError.
  */

@@ -3,7 +3,7 @@ import { DatastoreClosedError, DatastoreConfigError } from '../errors.js';
 import { EtcdWireError } from './wire/wire-error.js';
 
 /**
- * The one place an etcd client's error becomes one of ours (CONVENTIONS.md: translate once, at the
+ * The one place an etcd client's error becomes one of ours (design/ipam-datastore.md, "Error taxonomy": translate once, at the
  * boundary). Both clients say what went wrong as an EtcdWireError (design/ipam-datastore.md,
  * "etcd clients"); our own errors pass through untouched.
  *

@@ -51,7 +51,7 @@ for (const client of ETCD_CLIENTS) {
       await ds.close();
     });
 
-    describe('etcd wire format (spec/datastore.md §9)', () => {
+    describe('etcd wire format (design/ipam-datastore.md, "etcd backend")', () => {
       it('writes a block under its Calico key as the model JSON, sequence numbers as exact JSON numbers', async () => {
         const created = await ds.blocks.create(BLOCK);
         const row = await stored('/calico/ipam/v2/assignment/ipv4/block/10.0.0.0-30');
