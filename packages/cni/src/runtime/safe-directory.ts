@@ -49,6 +49,8 @@ export function refuseKernelFilesystem(resolved: string, what: string): void {
 export function ensureDirectory(dir: string, what: string): string {
   const target = resolvedPath(dir);
   refuseKernelFilesystem(target, what);
+  // The common case, on every call: the directory is there already. One stat, no walk.
+  if (statSync(target, { throwIfNoEntry: false })?.isDirectory() === true) return target;
   const { root } = parse(target);
   let current = root;
   for (const part of target.slice(root.length).split(sep).filter((p) => p !== '')) {

@@ -34,6 +34,8 @@ export interface SqliteDatastoreOptions {
 
 /** Creates the file readable by its owner only (mode 0600) before SQLite opens it; an existing file is left as it is. */
 function createPrivateFile(path: string): void {
+  // An existing file (every open but the first) costs one stat, not a thrown EEXIST.
+  if (statSync(path, { throwIfNoEntry: false }) !== undefined) return;
   try {
     closeSync(openSync(path, 'wx', 0o600));
   } catch (err) {
