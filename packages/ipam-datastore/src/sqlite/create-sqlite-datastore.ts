@@ -32,10 +32,19 @@ export interface SqliteDatastoreOptions {
   readonly walTruncatePages?: number;
 }
 
+function existsAlready(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** Creates the file readable by its owner only (mode 0600) before SQLite opens it; an existing file is left as it is. */
 function createPrivateFile(path: string): void {
-  // An existing file (every open but the first) costs one stat, not a thrown EEXIST.
-  if (statSync(path, { throwIfNoEntry: false }) !== undefined) return;
+  // An existing file (every open but the first) costs one stat, not a thrown EEXIST; a stat that
+  // fails otherwise leaves the error to the open below.
+  if (existsAlready(path)) return;
   try {
     closeSync(openSync(path, 'wx', 0o600));
   } catch (err) {
