@@ -15,6 +15,17 @@ const CRD_DIR = fileURLToPath(new URL('../../ipam-datastore/manifests/crds', imp
 /** The libraries a plugin call must not load (issue 16): the heavy Kubernetes and gRPC clients. */
 const HEAVY = ['@kubernetes/client-node', '@grpc/grpc-js', 'protobufjs'];
 
+/**
+ * Node's own modules a call has no use for, which cost milliseconds to load: `node:cluster`, with
+ * child_process and dgram, comes with `net.Server#listen` (design/cni.md, "Start-up cost").
+ */
+const NEEDLESS_BUILTINS = ['node:cluster', 'node:child_process', 'node:dgram'];
+
+/** Which of `names` a list of loaded modules contains. */
+function loadedOf(modules: readonly string[], names: readonly string[]): string[] {
+  return names.filter((name) => modules.includes(name));
+}
+
 /** Which of HEAVY a list of loaded module paths (or bare requests) contains. */
 function heavyLoaded(modules: readonly string[]): string[] {
   return HEAVY.filter((name) => modules.some((m) => m === name || m.includes(`/node_modules/${name}/`)));
@@ -34,6 +45,10 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
     assertBinBuilt();
   });
 
+  it('has no AsyncLocalStorage, whose promise hooks slow every await (Node loads async_hooks itself, so the bundle is read)', () => {
+    expect(readFileSync(BIN, 'utf8')).not.toMatch(/async_hooks|AsyncLocalStorage/);
+  });
+
   describe('on SQLite', () => {
     let b: TestBackend;
     beforeAll(async () => {
@@ -48,6 +63,8 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       const modules = await addRecordingModules(b.dir, netConf(b.confKeys));
       expect(modules.some((m) => m.includes('/node_modules/better-sqlite3/'))).toBe(true);
       expect(heavyLoaded(modules)).toEqual([]);
+      // No network client, and the uncontended host lock listens without node:net.
+      expect(loadedOf(modules, [...NEEDLESS_BUILTINS, 'node:net', 'node:http', 'node:https', 'node:stream'])).toEqual([]);
     });
   });
 
@@ -65,6 +82,7 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
     it('loads none of the Kubernetes or gRPC clients', async () => {
       const modules = await addRecordingModules(b.dir, netConf(b.confKeys));
       expect(heavyLoaded(modules)).toEqual([]);
+      expect(loadedOf(modules, NEEDLESS_BUILTINS)).toEqual([]);
     });
   });
 
@@ -92,6 +110,7 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       const conf = netConf({ datastore_type: 'kubernetes', kubernetes: { kubeconfig }, policy: { type: 'k8s' }, ipam_lock_file: join(b.dir, 'ipam.lock') });
       const modules = await addRecordingModules(b.dir, conf, 'IgnoreUnknown=1;K8S_POD_NAMESPACE=ns1;K8S_POD_NAME=web');
       expect(heavyLoaded(modules)).toEqual([]);
+      expect(loadedOf(modules, NEEDLESS_BUILTINS)).toEqual([]);
     });
   });
 });

@@ -34,7 +34,13 @@ export interface EtcdConnectionConfig {
 
 export type DatastoreConfig =
   | { type: 'memory' }
-  | { type: 'sqlite'; path: string; readonly?: boolean }
+  | {
+      type: 'sqlite';
+      path: string;
+      readonly?: boolean;
+      /** WAL pages at which a commit checkpoints and truncates the WAL; see SqliteDatastoreOptions. */
+      walTruncatePages?: number;
+    }
   | EtcdConnectionConfig
   | { type: 'kubernetes'; kubeconfig?: string; apiGroup?: 'crd.projectcalico.org/v1' | 'projectcalico.org/v3' };
 
@@ -87,7 +93,11 @@ export async function createDatastore(config: DatastoreConfig): Promise<Datastor
     case 'sqlite': {
       if (config.path === '') throw new DatastoreConfigError('sqlite datastore needs a file path');
       const { createSqliteDatastore } = await importBackend('sqlite', 'better-sqlite3', () => import('./sqlite/index.js'));
-      return createSqliteDatastore({ path: config.path, readonly: config.readonly === true });
+      return createSqliteDatastore({
+        path: config.path,
+        readonly: config.readonly === true,
+        ...(config.walTruncatePages === undefined ? {} : { walTruncatePages: config.walTruncatePages }),
+      });
     }
     case 'etcd': {
       if (config.endpoints.length === 0) throw new DatastoreConfigError('etcd datastore needs at least one endpoint');

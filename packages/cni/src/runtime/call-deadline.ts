@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { CNI_CODES, CniError } from '../errors.js';
 
 /**
@@ -67,16 +66,10 @@ export class CallDeadline {
   }
 }
 
-const current = new AsyncLocalStorage<CallDeadline>();
-
-/** The deadline of the CNI call this code runs for, if any. */
-export function currentDeadline(): CallDeadline | undefined {
-  return current.getStore();
-}
-
 /**
- * Runs a whole call under `deadline`: everything it awaits sees the deadline, and the call
- * rejects with code 11 naming what it was waiting for when the budget runs out, whatever it was
+ * Runs a whole call under `deadline` (the verbs hand it on explicitly, as `inv.deadline`: no
+ * AsyncLocalStorage, whose promise hooks would slow every await and keep the bundle out of a startup
+ * snapshot; design/cni.md, "Deadline"), and the call rejects with code 11 naming what it was waiting for when the budget runs out, whatever it was
  * doing. Work still pending then is abandoned (the bin exits; the datastore's compare-and-swap
  * keeps a half-done write harmless).
  */
@@ -86,7 +79,7 @@ export async function runWithinDeadline<T>(deadline: CallDeadline, work: () => P
     timer = setTimeout(() => reject(deadline.expired()), deadline.remainingMs());
   });
   try {
-    return await Promise.race([current.run(deadline, work), expired]);
+    return await Promise.race([work(), expired]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,5 +1,5 @@
 import { CNI_CODES, CniError } from '../errors.js';
-import { currentDeadline } from './call-deadline.js';
+import type { CallDeadline } from './call-deadline.js';
 
 /**
  * Calico's allocation/release deadline. Inside a CNI call it is capped by what is left of the
@@ -13,8 +13,7 @@ export const SHORT_DEADLINE_MS = 30_000;
  * Rejects with "try again later" (code 11) when `work` outlives `ms` or the call's budget,
  * whichever ends first; the message names `what` it was waiting for.
  */
-export async function withDeadline<T>(ms: number, what: string, work: () => Promise<T>): Promise<T> {
-  const call = currentDeadline();
+export async function withDeadline<T>(call: CallDeadline | undefined, ms: number, what: string, work: () => Promise<T>): Promise<T> {
   const limit = call === undefined ? ms : Math.min(ms, call.remainingMs());
   const activity = `waiting for the datastore while ${what}`;
   let timer: NodeJS.Timeout | undefined;

@@ -1,9 +1,9 @@
 import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { echoInput } from '../config/input-limits.js';
 import { CNI_CODES, CniError, NetworkConfigError } from '../errors.js';
 import { CallDeadline, DEFAULT_TIMEOUT_SECONDS, sleepWithin } from './call-deadline.js';
+import { listenForLock } from './lock-listener.js';
 import type { Logger } from './logger.js';
 import { ensureDirectory, FILE_MODE, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
@@ -100,39 +100,10 @@ async function pause(address: string, deadline: CallDeadline, ms: number, releas
   }
 }
 
-/** The lock held: the listening socket, and the waiters connected to it (told when it goes). */
-interface HeldLock {
-  readonly server: Server;
-  readonly waiters: Set<Socket>;
-}
-
-/**
- * Listens on `address`: the lock when we now hold it, undefined when another holder has it. The
- * holder keeps each waiter's connection open and closes them all on release; a holder that dies has
- * them closed by the kernel. Either way every waiter learns at once, without polling.
- */
-function tryListen(address: string): Promise<HeldLock | undefined> {
-  return new Promise((resolve, reject) => {
-    const waiters = new Set<Socket>();
-    const server = createServer((socket) => {
-      socket.unref();
-      socket.on('error', () => undefined);
-      socket.on('close', () => waiters.delete(socket));
-      waiters.add(socket);
-    });
-    server.once('error', (err) => {
-      if (errCode(err) === 'EADDRINUSE') resolve(undefined);
-      else reject(err);
-    });
-    server.listen({ path: address }, () => {
-      server.unref();
-      resolve({ server, waiters });
-    });
-  });
-}
-
 /** Resolves when the holder of `address` lets go (its connection to us closes or is refused), or after `ms`. */
-function holderReleased(address: string, ms: number): Promise<void> {
+async function holderReleased(address: string, ms: number): Promise<void> {
+  // Loaded only by a call that has to wait (design/cni.md, "Start-up cost").
+  const { connect } = await import('node:net');
   return new Promise((resolve) => {
     const socket = connect({ path: address });
     const done = (): void => {
@@ -170,26 +141,23 @@ async function waitForLock(args: { address: string; resolved: string; log: Logge
   const { address, deadline, random, waitingFor } = args;
   let backoff = FIRST_BACKOFF_MS;
   for (;;) {
-    let held: HeldLock | undefined;
+    let held: Awaited<ReturnType<typeof listenForLock>>;
     try {
-      held = await tryListen(address);
+      held = await listenForLock(address);
     } catch (err) {
       // As Calico: a lock we cannot take is logged and the call goes on; the datastore's CAS keeps data safe.
       args.log.info(`Failed to grab IPAM lock, may contend for datastore updates: ${errCode(err) ?? 'error'}`);
       return () => undefined;
     }
     if (held !== undefined) {
-      const { server, waiters } = held;
+      const lock = held;
       if (deadline.remainingMs() <= 0) {
         // The call has answered 11 already: work done now would be unseen by the runtime.
-        server.close();
+        lock.release(() => wakeLocalWaiters(address));
         throw deadline.expired(waitingFor);
       }
       args.log.debug(`holding the host IPAM lock ${args.resolved}`);
-      return () => {
-        server.close(() => wakeLocalWaiters(address));
-        for (const waiter of waiters) waiter.destroy();
-      };
+      return () => lock.release(() => wakeLocalWaiters(address));
     }
     // Wait for the holder to let go; the backoff only bounds each wait (a holder that never accepts).
     if (!(await pause(address, deadline, backoff * (0.5 + random()), holderReleased))) throw deadline.expired(waitingFor);

@@ -49,6 +49,9 @@ export function refuseKernelFilesystem(resolved: string, what: string): void {
 export function ensureDirectory(dir: string, what: string): string {
   const target = resolvedPath(dir);
   refuseKernelFilesystem(target, what);
+  // The common case, on every call: the directory is there already. One stat, no walk; anything
+  // else (missing, ENOTDIR, EACCES) is left to the walk, which names the component at fault.
+  if (isExistingDirectory(target)) return target;
   const { root } = parse(target);
   let current = root;
   for (const part of target.slice(root.length).split(sep).filter((p) => p !== '')) {
@@ -63,6 +66,14 @@ export function ensureDirectory(dir: string, what: string): string {
     }
   }
   return target;
+}
+
+function isExistingDirectory(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
 }
 
 function notADirectory(path: string, what: string): NetworkConfigError {

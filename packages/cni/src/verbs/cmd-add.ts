@@ -29,7 +29,7 @@ function releaseOptionFor(blocks: readonly AllocationBlock[], handle: string, ip
 async function rollback(inv: Invocation, ipam: IpamClient, handleId: string, addresses: readonly string[]): Promise<void> {
   if (addresses.length === 0) return;
   try {
-    await withDeadline(SHORT_DEADLINE_MS, 'rolling back a partial allocation', async () => {
+    await withDeadline(inv.deadline, SHORT_DEADLINE_MS, 'rolling back a partial allocation', async () => {
       const blocks = await (await inv.store()).blocks.list();
       return ipam.releaseIPs(addresses.map((a) => releaseOptionFor(blocks, handleId, bare(a))));
     });
@@ -48,7 +48,7 @@ async function assignExplicit(inv: Invocation, ipam: IpamClient, handleId: strin
   const done: string[] = [];
   try {
     await inv.locked(() =>
-      withDeadline(ALLOCATION_DEADLINE_MS, 'assigning the requested addresses', async () => {
+      withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning the requested addresses', async () => {
         for (const ip of ips) {
           await ipam.assignIP({ ip, handleId, attrs, hostname: inv.node, intendedUse: 'Workload', ...(capped ? { maxAllocToHandlePerIPVersion: 1 } : {}) });
           done.push(ip);
@@ -71,7 +71,7 @@ async function assignAuto(
   let got: { ipv4?: IPAMAssignments; ipv6?: IPAMAssignments };
   try {
     got = await inv.locked(() =>
-      withDeadline(ALLOCATION_DEADLINE_MS, 'assigning addresses', () =>
+      withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning addresses', () =>
         ipam.autoAssign({
           num4: req.num4,
           num6: req.num6,
@@ -140,7 +140,7 @@ export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs)
   const base = allocationAttributes(inv.node, workload, inv.clock.now());
   const attrs = plan === undefined ? base : kubevirtAttributes(plan, base);
   if (plan?.persistence === true) {
-    const reused = await withDeadline(SHORT_DEADLINE_MS, 'reusing the VM addresses', () => reuseVmAddresses(ipam, plan, attrs));
+    const reused = await withDeadline(inv.deadline, SHORT_DEADLINE_MS, 'reusing the VM addresses', () => reuseVmAddresses(ipam, plan, attrs));
     if (reused !== undefined) {
       inv.log.info(`reusing ${reused.addresses.join(', ')} of VM handle ${handleId}`);
       const result = resultOf(inv.conf, reused.addresses);
@@ -153,7 +153,7 @@ export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs)
   } else {
     const ds = await inv.store();
     const listPools = async () => ds.ipPools.list();
-    const [ipv4Pools, ipv6Pools] = await withDeadline(SHORT_DEADLINE_MS, 'resolving pools', () =>
+    const [ipv4Pools, ipv6Pools] = await withDeadline(inv.deadline, SHORT_DEADLINE_MS, 'resolving pools', () =>
       // Both lists are checked even when a family is not requested, as Calico does: a bad entry is a bad config.
       Promise.all([resolvePools(request.ipv4Pools, 4, listPools), resolvePools(request.ipv6Pools, 6, listPools)]),
     );

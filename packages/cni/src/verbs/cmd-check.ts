@@ -30,7 +30,7 @@ export async function cmdCheck(inv: Invocation, workload: Workload): Promise<str
   const ipam = await inv.ipam();
   let held: string[];
   try {
-    held = await withDeadline(ALLOCATION_DEADLINE_MS, 'reading the allocation', () => ipam.ipsByHandle(workload.handleId));
+    held = await withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'reading the allocation', () => ipam.ipsByHandle(workload.handleId));
   } catch (err) {
     if (err instanceof NotFoundError) held = [];
     else throw err;

@@ -29,11 +29,11 @@ export async function cmdDel(inv: Invocation, workload: Workload): Promise<strin
   const ipam = await inv.ipam();
   const plan = detection.kind === 'vmi' ? await kubevirtPlan(await inv.store(), inv.conf.name, workload, detection.vmi) : undefined;
   if (plan?.persistence === true) {
-    await inv.locked(() => withDeadline(ALLOCATION_DEADLINE_MS, 'releasing VM addresses', () => kubevirtDel(ipam, plan, workload, inv.log)));
+    await inv.locked(() => withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'releasing VM addresses', () => kubevirtDel(ipam, plan, workload, inv.log)));
     return '';
   }
   await inv.locked(() =>
-    withDeadline(ALLOCATION_DEADLINE_MS, 'releasing addresses', async () => {
+    withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'releasing addresses', async () => {
       for (const handle of [workload.handleId, workload.workloadId]) {
         try {
           await ipam.releaseByHandle(handle);

@@ -51,7 +51,7 @@ export async function cmdGc(inv: Invocation): Promise<string> {
   }
   if (releases.length === 0) return '';
   await inv.locked(() =>
-    withDeadline(ALLOCATION_DEADLINE_MS, 'garbage collecting', async () => {
+    withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'garbage collecting', async () => {
       try {
         await ipam.releaseIPs(releases);
       } catch (err) {

@@ -21,7 +21,7 @@ function usableForNode(pool: IPPool, labels: Record<string, string>): boolean {
 export async function cmdStatus(inv: Invocation): Promise<string> {
   let free: bigint;
   try {
-    free = await withDeadline(SHORT_DEADLINE_MS, 'reading pools', async () => {
+    free = await withDeadline(inv.deadline, SHORT_DEADLINE_MS, 'reading pools', async () => {
       const ds = await inv.store();
       const ipam = await inv.ipam();
       const pools = await ds.ipPools.list();

@@ -23,10 +23,28 @@ export interface SqliteDatastoreOptions {
   readonly changeLogRetention?: number;
   /** `NORMAL` (default) survives process crashes; `FULL` also survives power loss, ~6× slower per commit. */
   readonly synchronous?: 'NORMAL' | 'FULL';
+  /**
+   * For processes that exit without closing (a CNI call): once the WAL holds this many pages, a
+   * commit checkpoints it and truncates it, so the next process does not rebuild its index from a
+   * long WAL (design/ipam-datastore.md, "Short-lived processes and the WAL"). Default: unset, SQLite
+   * checkpoints on its own (every 1,000 pages, and on the last close).
+   */
+  readonly walTruncatePages?: number;
+}
+
+function existsAlready(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** Creates the file readable by its owner only (mode 0600) before SQLite opens it; an existing file is left as it is. */
 function createPrivateFile(path: string): void {
+  // An existing file (every open but the first) costs one stat, not a thrown EEXIST; a stat that
+  // fails otherwise leaves the error to the open below.
+  if (existsAlready(path)) return;
   try {
     closeSync(openSync(path, 'wx', 0o600));
   } catch (err) {
@@ -57,6 +75,11 @@ function configure(db: Database.Database, options: SqliteDatastoreOptions): void
   db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
 }
 
+function positivePages(pages: number): number {
+  if (!Number.isSafeInteger(pages) || pages < 1) throw new DatastoreConfigError(`walTruncatePages must be a positive integer, not ${String(pages)}`);
+  return pages;
+}
+
 /**
  * The embedded datastore for one host: many processes (CNI invocations) may open the same file at
  * once; WAL plus BEGIN IMMEDIATE serialise their writes and CAS on revisions catches stale reads.
@@ -84,6 +107,7 @@ export function createSqliteDatastore(options: SqliteDatastoreOptions): Datastor
       changeLogRetention: options.changeLogRetention ?? 100_000,
       path: options.path,
       writer: lease,
+      ...(options.walTruncatePages === undefined ? {} : { walTruncatePages: positivePages(options.walTruncatePages) }),
     });
   } catch (err) {
     lease?.release();

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, StoredRow } from '../engine/row-engine.js';
@@ -20,7 +21,13 @@ export interface SqliteEngineOptions {
    * handle, whose `beginWrite` refuses.
    */
   readonly writer: WriterMutexLease | undefined;
+  /** See `SqliteDatastoreOptions.walTruncatePages`; `undefined` leaves checkpoints to SQLite. */
+  readonly walTruncatePages?: number;
 }
+
+/** A WAL file's header, and each frame's header before its page (SQLite's WAL format). */
+const WAL_HEADER_BYTES = 32;
+const WAL_FRAME_HEADER_BYTES = 24;
 
 interface ObjectRow {
   key: string;
@@ -103,6 +110,8 @@ export class SqliteEngine implements RowEngine {
   private readonly compacted: Database.Statement<[], { value: bigint }>;
   private readonly pruneChanges: Database.Statement<[bigint]>;
   private readonly setCompacted: Database.Statement<[bigint]>;
+  /** The WAL size at which a commit truncates it, or undefined (see `truncateLongWal`). */
+  private readonly walTruncateBytes: number | undefined;
   /** Shared by every handle on this file in this process (see file-writer-mutex.ts). */
   readonly writerMutex: AsyncMutex | undefined;
 
@@ -138,6 +147,32 @@ export class SqliteEngine implements RowEngine {
     this.compacted = db.prepare("SELECT value FROM meta WHERE name = 'compacted_revision'");
     this.pruneChanges = db.prepare('DELETE FROM changes WHERE revision <= ?');
     this.setCompacted = db.prepare("UPDATE meta SET value = MAX(value, ?) WHERE name = 'compacted_revision'");
+    const pages = options.walTruncatePages;
+    this.walTruncateBytes =
+      pages === undefined ? undefined : WAL_HEADER_BYTES + pages * (Number(db.pragma('page_size', { simple: true })) + WAL_FRAME_HEADER_BYTES);
+  }
+
+  /**
+   * A process that exits without closing leaves its WAL behind, and the next process to open the
+   * file alone rebuilds the WAL index from every frame in it and, knowing nothing of earlier
+   * checkpoints, copies them all again at its next checkpoint: the WAL of short-lived processes
+   * only grows. So once it holds `walTruncatePages` pages, the commit checkpoints it and truncates
+   * it to nothing (design/ipam-datastore.md, "Short-lived processes and the WAL"). Without waiting:
+   * when another process reads, the checkpoint is left to a later commit.
+   */
+  private truncateLongWal(): void {
+    if (this.walTruncateBytes === undefined) return;
+    const wal = statSync(`${this.options.path}-wal`, { throwIfNoEntry: false });
+    if (wal === undefined || wal.size < this.walTruncateBytes) return;
+    const busyTimeout = Number(this.db.pragma('busy_timeout', { simple: true }));
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // The commit stands; a later one checkpoints.
+    } finally {
+      this.db.pragma(`busy_timeout = ${busyTimeout}`);
+    }
   }
 
   private kind(kind: KindName): KindStatements {
@@ -163,6 +198,7 @@ export class SqliteEngine implements RowEngine {
   commit(): void {
     this.lastEncoded = undefined;
     this.commitStatement.run();
+    this.truncateLongWal();
   }
 
   rollback(): void {
