@@ -142,7 +142,7 @@ beforeAll(async () => {
   const worker = async (): Promise<void> => {
     for (let probe = queue.shift(); probe !== undefined; probe = queue.shift()) observed.set(probe.after, await affectedBetween(probe.before, probe.after));
   };
-  await Promise.all([worker(), worker(), worker()]);
+  await Promise.all([worker(), worker(), worker(), worker()]);
 }, 600_000);
 
 afterAll(() => {

@@ -10,6 +10,8 @@ export interface WorkspacePackage {
   readonly version: string;
   /** The `@ipamkit/*` packages named in dependencies, devDependencies, peerDependencies or optionalDependencies. */
   readonly workspaceDependencies: readonly string[];
+  /** The same, without devDependencies: what a published version of this package pins. */
+  readonly runtimeWorkspaceDependencies: readonly string[];
   readonly scripts: Readonly<Record<string, string>>;
   /** Whether `eslint .` in the package finds a config of its own before the root one. */
   readonly hasOwnEslintConfig: boolean;
@@ -52,9 +54,12 @@ export function readWorkspacePackages(repoRoot: string): WorkspacePackage[] {
     if (manifest === undefined) continue;
     const json = JSON.parse(manifest) as PackageJson;
     const workspaceDependencies = new Set<string>();
+    const runtimeWorkspaceDependencies = new Set<string>();
     for (const field of DEPENDENCY_FIELDS) {
       for (const dependency of Object.keys(json[field] ?? {})) {
-        if (dependency.startsWith('@ipamkit/')) workspaceDependencies.add(dependency);
+        if (!dependency.startsWith('@ipamkit/')) continue;
+        workspaceDependencies.add(dependency);
+        if (field !== 'devDependencies') runtimeWorkspaceDependencies.add(dependency);
       }
     }
     packages.push({
@@ -63,6 +68,7 @@ export function readWorkspacePackages(repoRoot: string): WorkspacePackage[] {
       isPrivate: json.private === true,
       version: json.version,
       workspaceDependencies: [...workspaceDependencies].sort(),
+      runtimeWorkspaceDependencies: [...runtimeWorkspaceDependencies].sort(),
       scripts: json.scripts ?? {},
       hasOwnEslintConfig: readdirSync(absolute).some((file) => /^eslint\.config\.[cm]?js$/.test(file)),
       vitestConfig: firstExisting(absolute, ['vitest.config.mts', 'vitest.config.ts']),
