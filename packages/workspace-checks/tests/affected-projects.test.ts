@@ -143,7 +143,7 @@ beforeAll(async () => {
     for (let probe = queue.shift(); probe !== undefined; probe = queue.shift()) observed.set(probe.after, await affectedBetween(probe.before, probe.after));
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
-}, 600_000);
+}, 900_000);
 
 afterAll(() => {
   clone.remove();

@@ -27,7 +27,7 @@ beforeAll(async () => {
   const rebuild = await clone.nx(['run', '@ipamkit/eslint-plugin:build', '--outputStyle=static']);
   if (rebuild.exitCode !== 0) throw new Error(`rebuilding the plugin failed:\n${rebuild.stdout}\n${rebuild.stderr}`);
   afterRuleChange = await clone.nx(['run-many', '-t', 'lint', '-p', '@ipamkit/models', '--outputStyle=static']);
-}, 600_000);
+}, 900_000);
 
 afterAll(() => {
   clone.remove();
@@ -35,8 +35,8 @@ afterAll(() => {
 
 describe('the lint cache after an eslint-plugin rule change', () => {
   it('holds a pass for models before the change', () => {
-    expect(firstRun.exitCode).toBe(0);
-    expect(replay.exitCode).toBe(0);
+    expect(firstRun.exitCode, `${firstRun.stdout}${firstRun.stderr}`).toBe(0);
+    expect(replay.exitCode, `${replay.stdout}${replay.stderr}`).toBe(0);
     expect(replayed(replay, '@ipamkit/models:lint')).toBe(true);
   });
 

@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
 
+/** Generous: the machines that run these share their cores with other suites. */
+const DEFAULT_TIMEOUT_MS = 300_000;
+
 /** What a finished child process left behind. */
 export interface CommandResult {
   readonly exitCode: number;
@@ -51,10 +54,14 @@ export function runCommand(
     execFile(
       file,
       args,
-      { cwd: options.cwd, env: childEnvironment(options.env), timeout: options.timeoutMs ?? 180_000, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      { cwd: options.cwd, env: childEnvironment(options.env), timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
         if (error === null) {
           resolve({ exitCode: 0, stdout, stderr });
+          return;
+        }
+        if (error.killed) {
+          reject(new CommandFailedError(`${file} ${args.join(' ')} (killed after ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms)`, { exitCode: -1, stdout, stderr }));
           return;
         }
         if (typeof error.code === 'number') {

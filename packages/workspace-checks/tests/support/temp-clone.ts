@@ -71,7 +71,7 @@ export class TempClone {
    * Runs the workspace's nx (no daemon, no cloud) in the clone. Plugins run in nx's own process: the
    * graph is the same, without a worker process per plugin on every call.
    */
-  nx(args: readonly string[], timeoutMs = 240_000): Promise<CommandResult> {
+  nx(args: readonly string[], timeoutMs = 600_000): Promise<CommandResult> {
     return runCommand(process.execPath, [join(this.dir, 'node_modules', 'nx', 'dist', 'bin', 'nx.js'), ...args], {
       cwd: this.dir,
       env: { NX_ISOLATE_PLUGINS: 'false' },
