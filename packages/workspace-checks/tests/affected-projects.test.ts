@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempClone } from './support/temp-clone.js';
@@ -40,16 +41,9 @@ function dependencyEdges(packages: readonly WorkspacePackage[]): Map<string, Set
 
 /** A file inside a package: the first of these that exists is edited. */
 function packageFile(clone: TempClone, pkg: WorkspacePackage): string {
-  for (const candidate of ['src/index.ts', 'README.md', 'package.json']) {
-    const file = `${pkg.root}/${candidate}`;
-    try {
-      clone.read(file);
-      return file;
-    } catch {
-      continue;
-    }
-  }
-  throw new Error(`${pkg.name} has none of the files the test edits`);
+  const file = ['src/index.ts', 'README.md', 'package.json'].map((candidate) => `${pkg.root}/${candidate}`).find((path) => existsSync(clone.path(path)));
+  if (file === undefined) throw new Error(`${pkg.name} has none of the files the test edits`);
+  return file;
 }
 
 /** The root files and their rules. Every other file outside a package reaches no project. */

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from './support/run-command.js';
 import { WORKSPACE_ROOT } from './support/temp-clone.js';
@@ -34,7 +36,7 @@ function entryPoints(manifest: Manifest): string[] {
 }
 
 const publishDryRun = (root: string) =>
-  runCommand('npm', ['publish', '--dry-run', '--json', '--access=public', '--ignore-scripts'], { cwd: `${WORKSPACE_ROOT}/${root}`, timeoutMs: 120_000 });
+  runCommand('npm', ['publish', '--dry-run', '--json', '--access=public', '--ignore-scripts'], { cwd: join(WORKSPACE_ROOT, root), timeoutMs: 120_000 });
 
 // Each run mostly waits on npm's own start-up, so the packages run side by side.
 describe.concurrent('npm publish --dry-run', () => {
@@ -47,10 +49,10 @@ describe.concurrent('npm publish --dry-run', () => {
     const result = await publishDryRun(root);
     expect(result.exitCode, result.stderr).toBe(0);
     const report = (JSON.parse(result.stdout) as Record<string, { id: string; files: PackedFile[] }>)[name];
-    const manifest = (await import(`${WORKSPACE_ROOT}/${root}/package.json`, { with: { type: 'json' } })) as { default: Manifest & { version: string } };
-    expect(report?.id).toBe(`${name}@${manifest.default.version}`);
+    const manifest = JSON.parse(readFileSync(join(WORKSPACE_ROOT, root, 'package.json'), 'utf8')) as Manifest & { version: string };
+    expect(report?.id).toBe(`${name}@${manifest.version}`);
     const packed = new Set(report?.files.map((file) => file.path));
-    const missing = entryPoints(manifest.default).filter((path) => !packed.has(path));
+    const missing = entryPoints(manifest).filter((path) => !packed.has(path));
     expect(missing).toEqual([]);
     expect([...packed].filter((path) => path.startsWith('src/') || path.startsWith('tests/'))).toEqual([]);
   });

@@ -19,6 +19,8 @@ export class TempClone {
     const dir = join(parent, 'repo');
     const head = (await runChecked('git', ['rev-parse', 'HEAD'], { cwd: WORKSPACE_ROOT })).trim();
     await runChecked('git', ['clone', '--quiet', '--no-checkout', WORKSPACE_ROOT, dir], { cwd: parent });
+    // HEAD itself, which a CI checkout may hold detached and on no branch the clone copied.
+    await runChecked('git', ['fetch', '--quiet', WORKSPACE_ROOT, 'HEAD'], { cwd: dir });
     await runChecked('git', ['checkout', '--quiet', '--detach', head], { cwd: dir });
     const clone = new TempClone(dir);
     clone.linkDependencies();
