@@ -35,6 +35,8 @@ export const DEFAULT_LAYERS: Record<string, LayerEntry> = {
   sim: { src: [...CALLER_DEPS, 'cni', 'gc', 'tunnel-alloc', 'lb-alloc', 'cli'], tests: ['test-utils'] },
   'test-utils': { src: ['models'] },
   'eslint-plugin': { src: [] },
+  // Checks the workspace from the outside (git, nx, npm): it imports no workspace package.
+  'workspace-checks': { src: [], tests: [] },
 };
 
 const TEST_PATH = /(?:^|\/)(?:tests|bench|__tests__)\/|\.(?:test|spec|bench)\.[cm]?[jt]sx?$/;

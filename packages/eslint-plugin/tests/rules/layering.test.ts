@@ -41,6 +41,12 @@ ruleTester.run('layering', asEslintRule(layering), {
   ],
   invalid: [
     {
+      // workspace-checks drives the packages as child processes and imports none of them.
+      filename: repoFile('packages/workspace-checks/tests/affected-projects.test.ts'),
+      code: "import { cidrToName } from '@ipamkit/models';",
+      errors: [{ messageId: 'forbiddenImport', line: 1, column: 28, data: { from: 'workspace-checks', kind: 'tests', target: '@ipamkit/models', allowed: 'workspace-checks' } }],
+    },
+    {
       filename: repoFile('packages/kube-runtime/src/runner/run-controller.ts'),
       code: "import { GcController } from '@ipamkit/gc';",
       errors: [{ messageId: 'forbiddenImport', line: 1, column: 30, data: { from: 'kube-runtime', kind: 'code', target: '@ipamkit/gc', allowed: 'models' } }],
