@@ -1,4 +1,4 @@
-// The JSON examples of spec/datastore.md, with the document's "…" elisions filled in, in the key
+// The JSON examples of design/calico-stored-formats.md, with the document's "…" elisions filled in, in the key
 // order Calico writes. Kept as text so that big integers reach the codec unrounded.
 
 export const HANDLE_ID = 'k8s-pod-network.4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c';
