@@ -12,7 +12,7 @@ import {
 } from '@ipamkit/models';
 import { CrdModelStore, type ModelBinding } from './crd-model-store.js';
 
-/** The label selector of a host-scoped list (spec/datastore.md §4.5); undefined lists everything. */
+/** The label selector of a host-scoped list (design/calico-stored-formats.md#host-scoped-listing); undefined lists everything. */
 export function affinitySelector(options: AffinityListOptions): string | undefined {
   const terms: string[] = [];
   if (options.host !== undefined) terms.push(`${AFFINITY_HOSTNAME_HASH_LABEL}=${hostnameHashLabel(options.host)}`);

@@ -24,7 +24,7 @@ import { translateUid } from './uid-translation.js';
 
 const API_VERSIONS: Record<CrdGroup, string> = { v1: 'crd.projectcalico.org/v1', v3: 'projectcalico.org/v3' };
 
-/** Plurals per kind; only the config differs between the groups (spec/datastore.md §1). */
+/** Plurals per kind; only the config differs between the groups (design/calico-stored-formats.md#backends-and-api-groups). */
 const PLURALS: Record<CrdGroup, Record<WireKind, string>> = {
   v1: { IPAMBlock: 'ipamblocks', BlockAffinity: 'blockaffinities', IPAMHandle: 'ipamhandles', IPAMConfig: 'ipamconfigs', IPPool: 'ippools', IPReservation: 'ipreservations' },
   v3: { IPAMBlock: 'ipamblocks', BlockAffinity: 'blockaffinities', IPAMHandle: 'ipamhandles', IPAMConfig: 'ipamconfigurations', IPPool: 'ippools', IPReservation: 'ipreservations' },
