@@ -11,7 +11,7 @@ import { type HostReservedAttr, hostOwnsBlock, newBlock } from '../block/index.j
 import { BlockClaimConflictError, StaleAffinityError } from './client-errors.js';
 import { asUpdate, type ClientDeps, orUndefined, unversioned } from './client-deps.js';
 
-// The two-phase claim protocol of spec/core.md §8.2. An affinity is only a hint until the block's
+// The two-phase claim protocol of design/calico-ipam.md#affinity-claim-protocol An affinity is only a hint until the block's
 // own `affinity` field agrees with it: pending and pendingDeletion affinities are always
 // re-validated against the block, which is the ownership record.
 

@@ -21,7 +21,7 @@ import { type ClientDeps, hintKey, orUndefined, type Reader } from './client-dep
 import { readIpamConfig } from './ipam-config-ops.js';
 import { defaultedPools, determinePools, filterPoolsByUse, maxPrefixLength, poolContaining } from './pool-qualification.js';
 
-/** The virtual owner of LoadBalancer blocks (spec/core.md §1). */
+/** The virtual owner of LoadBalancer blocks (design/calico-ipam.md#constants). */
 export const LOAD_BALANCER_HOST = 'load-balancer';
 
 export interface AssignRequest {
@@ -34,7 +34,7 @@ export interface AssignRequest {
   readonly handleId: string | undefined;
 }
 
-/** Everything AutoAssign reads before touching a block (spec/core.md §8 steps 3–5), in one wave. */
+/** Everything AutoAssign reads before touching a block (design/calico-ipam.md#autoassign steps 3–5), in one wave. */
 export interface AssignContext {
   readonly config: IPAMConfig;
   readonly reservations: ReservationFilter;

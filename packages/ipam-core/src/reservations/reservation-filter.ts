@@ -11,7 +11,7 @@ import {
 import { parseReservedCidrs } from './parse-reserved-cidrs.js';
 
 /**
- * Answers "is this reserved?" for addresses and CIDRs (spec/core.md §16.2), over the union of all
+ * Answers "is this reserved?" for addresses and CIDRs (design/calico-ipam.md#reservation-filter), over the union of all
  * reserved CIDRs. Because CIDRs are aligned, "some reservation covers it" and "the nested
  * reservations inside it add up to all of it" are both just "the union covers it".
  */
