@@ -8,7 +8,7 @@ import { kubernetesNodeRenames } from './node-renames.js';
 import { renameContents } from './rename-contents.js';
 
 export interface ExportOptions {
-  /** Rename nodes to their Kubernetes names (spec/cli.md §7.1); every node needs a k8s orchRef. */
+  /** Rename nodes to their Kubernetes names (design/calico-callers.md#node-renames); every node needs a k8s orchRef. */
   readonly k8sNodeNames: boolean;
   /** Where to write the document; absent: the result carries it for stdout. */
   readonly file?: string;
