@@ -30,7 +30,7 @@ function nodesToCheck(deps: SyncDeps, full: boolean): string[] {
 }
 
 /**
- * Leak classification (spec/gc.md §9). Returns the Calico nodes that are gone and hold nothing
+ * Leak classification (design/calico-callers.md#leak-classification). Returns the Calico nodes that are gone and hold nothing
  * valid, for `releaseNodes`; those stay dirty until their cleanup succeeds.
  */
 export async function checkAllocations(deps: SyncDeps, full: boolean): Promise<string[]> {
