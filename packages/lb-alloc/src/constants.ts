@@ -1,4 +1,4 @@
-/** Facts of spec/lb-alloc.md kept in one place. */
+/** Facts of design/calico-callers.md#loadbalancer-controller kept in one place. */
 
 /** The virtual host LoadBalancer allocations are made for (block affinity `virtual:load-balancer`). */
 export const LOAD_BALANCER_HOST = 'load-balancer';

@@ -30,7 +30,7 @@ export interface LbControllerOptions {
 }
 
 /**
- * The LoadBalancer controller (spec/lb-alloc.md §7): one serial worker runs full syncs and
+ * The LoadBalancer controller (design/calico-callers.md#cold-start-and-events): one serial worker runs full syncs and
  * per-Service syncs. Nothing is assigned until the first full sync has loaded every existing
  * `virtual:load-balancer` allocation (the cold-start rule); Service events that arrive earlier wait.
  */

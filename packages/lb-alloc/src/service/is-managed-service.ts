@@ -20,7 +20,7 @@ export function hasCalicoRequest(svc: LbService): boolean {
   );
 }
 
-/** The table of spec/lb-alloc.md §2. */
+/** The table of design/calico-callers.md#managed-services */
 export function isManagedService(svc: LbService, assignIPs: string): boolean {
   if (svc.type !== 'LoadBalancer') return false;
   const cls = svc.loadBalancerClass ?? '';

@@ -1,5 +1,5 @@
 /**
- * What the controller reads of a Service (spec/lb-alloc.md §3): a projection, never the whole
+ * What the controller reads of a Service (design/calico-callers.md#service-inputs): a projection, never the whole
  * object, so both cluster views hold the same small record.
  */
 export type IPFamily = 'IPv4' | 'IPv6';

@@ -5,7 +5,7 @@ import { type DatastoreFactory, LB_POOL_V4, MANUAL_POOL_V4, lbWorld, seedPools, 
 
 const ips = async (w: { ds: Parameters<typeof storedAllocations>[0] }): Promise<string[]> => (await storedAllocations(w.ds)).map((a) => a.ip);
 
-/** spec/lb-alloc.md §7 (cold start), §8 (changes), §10 (release paths), §11 (leaks). */
+/** design/calico-callers.md#cold-start-and-events (cold start), §8 (changes), §10 (release paths), §11 (leaks). */
 export function lifecycleScenarios(newDatastore: DatastoreFactory): void {
   describe('release paths (§8, §10)', () => {
     it('releases the address when the Service is deleted', async () => {

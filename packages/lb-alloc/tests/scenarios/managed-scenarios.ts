@@ -2,7 +2,7 @@ import { cidrContains, loadBalancerHandleId } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
 import { type DatastoreFactory, LB_POOL_V4, MANUAL_POOL_V4, WORKLOAD_POOL_V4, lbWorld, storedAllocations } from '../harness.js';
 
-/** spec/lb-alloc.md §2 (which Services), §4 (handle), §5 (IPAM parameters). */
+/** design/calico-callers.md#managed-services (which Services), §4 (handle), §5 (IPAM parameters). */
 export function managedScenarios(newDatastore: DatastoreFactory): void {
   describe('which Services are managed (§2)', () => {
     it.each([

@@ -4,7 +4,7 @@ import { type DatastoreFactory, LB_POOL_V4, LB_POOL_V6, MANUAL_POOL_V4, lbWorld,
 
 const ips = async (w: { ds: Parameters<typeof storedAllocations>[0] }): Promise<string[]> => (await storedAllocations(w.ds)).map((a) => a.ip);
 
-/** spec/lb-alloc.md §3 (Service inputs) and §8.1 (requested addresses, pools). */
+/** design/calico-callers.md#service-inputs (Service inputs) and §8.1 (requested addresses, pools). */
 export function requestScenarios(newDatastore: DatastoreFactory): void {
   describe('Service requests (§3, §8.1)', () => {
     it('assigns the address of the loadBalancerIPs annotation', async () => {
