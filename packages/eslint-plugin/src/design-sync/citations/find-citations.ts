@@ -1,0 +1,60 @@
+import { type Prose } from './prose-of.js';
+
+/** A path the prose cites: one inside the repository, or one of the documents that never were. */
+export type Citation =
+  | { kind: 'repository'; line: number; path: string; anchor: string | undefined }
+  | { kind: 'outside'; line: number; text: string };
+
+/**
+ * The documents the code was once written against, kept outside the repository. Their facts now live
+ * in design/ (design/eslint-plugin.md#citations), so citing them is always wrong.
+ */
+const OUTSIDE = [
+  /(?<![\w.-])spec\/[\w.-]*\.md\b/gi,
+  /(?<![\w./-])spec\/(?=\s|$)/g,
+  /\.\.\/shared\b/g,
+  /\/work\/shared\b/g,
+  /\bARCHITECTURE\.md\b/g,
+  /\bCONVENTIONS\.md\b/g,
+  /(?<![\w./-])toolchain\.md\b/g,
+];
+
+/** `design/…` or `packages/…`, with an optional `#anchor`. */
+const REPOSITORY_PATH = /(?<![\w./@-])((?:design|packages)\/[\w./@-]*)(#[\p{L}\p{N}_-]+)?/gu;
+
+/** A path followed by one of these is a pattern or a template, not a citation. */
+const PATTERN_CONTINUES = /^[*{<$[]/;
+
+/** Every citation in the given prose, in order. */
+export function findCitations(prose: readonly Prose[]): Citation[] {
+  const found: Citation[] = [];
+  for (const run of prose) {
+    for (const pattern of OUTSIDE) {
+      for (const match of run.text.matchAll(pattern)) {
+        found.push({ kind: 'outside', line: lineOf(run, match.index), text: match[0] });
+      }
+    }
+    if (run.example === true) continue;
+    for (const match of run.text.matchAll(REPOSITORY_PATH)) {
+      const raw = match[1] ?? '';
+      const anchorText = match[2];
+      const after = run.text.slice(match.index + match[0].length);
+      if (anchorText === undefined && PATTERN_CONTINUES.test(after)) continue;
+      const path = raw.replace(/[./-]+$/, '');
+      if (!/^(?:design|packages)\/./.test(path) || isBuildOutput(path)) continue;
+      found.push({ kind: 'repository', line: lineOf(run, match.index), path, anchor: anchorText?.slice(1) });
+    }
+  }
+  return found.sort((a, b) => a.line - b.line);
+}
+
+/** Built files (`packages/cli/dist/ipamkit`) are cited but never committed. */
+function isBuildOutput(path: string): boolean {
+  return path.split('/').some((segment) => segment === 'dist' || segment === 'node_modules');
+}
+
+function lineOf(run: Prose, index: number): number {
+  let line = run.line;
+  for (let i = 0; i < index; i++) if (run.text.charCodeAt(i) === 10) line++;
+  return line;
+}
