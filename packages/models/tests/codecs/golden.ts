@@ -5,7 +5,7 @@ export const HANDLE_ID = 'k8s-pod-network.4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b
 export const SEQ = '1787405600000000007';
 export const HASH_NODE_A = 'PY3TQE2E3XMTETLM2MJO3UITKPFB27YUJ4T4E5XGPEJON3SM4QAA';
 
-// §3.1: 64 ordinals, 0 allocated to a pod, 1 in cooldown, 2..63 free.
+// design/calico-stored-formats.md#blocks: 64 ordinals, 0 allocated to a pod, 1 in cooldown, 2..63 free.
 const allocations = `[0,1${',null'.repeat(62)}]`;
 const unallocated = `[${Array.from({ length: 62 }, (_, i) => i + 2).join(',')}]`;
 const attributes =
