@@ -70,7 +70,7 @@ function transactionReads(view: TransactionKv): TxReads {
 
 /**
  * The etcdv3 backend: Calico's key layout and JSON values (design/calico-stored-formats.md#etcdv3-layout), revision = mod
- * revision, every write a compare-and-swap transaction (§10.1), multi-object writes as one etcd
+ * revision, every write a compare-and-swap transaction (design/calico-stored-formats.md#revisions-and-cas), multi-object writes as one etcd
  * transaction, list-then-watch from a revision. See design/ipam-datastore.md, "etcd backend".
  */
 export function createEtcdDatastore(config: EtcdDatastoreConfig): Datastore {

@@ -37,7 +37,7 @@ function withUid(raw: RawObject, map: (uid: string) => string): RawObject {
 }
 
 /**
- * The codec of one kind in one group, with the v1 group's UID translation (§8) applied at the
+ * The codec of one kind in one group, with the v1 group's UID translation (design/calico-stored-formats.md#v1-metadata-translation) applied at the
  * edge: models carry the exposed UID, the wire carries the real one.
  */
 function binding<K extends WireKind>(
