@@ -78,7 +78,7 @@ export async function findOrClaimBlock(
 /**
  * The rest of the affine loop (design/calico-ipam.md#autoassign step 9) after the fast path: validate or re-create
  * the remaining affine blocks, then claim new ones up to the cap. A BlockLimitError is thrown
- * (no borrowing, §19 #3) with the limit message already recorded in `state.msgs`.
+ * (no borrowing, design/calico-ipam.md#autoassign) with the limit message already recorded in `state.msgs`.
  */
 export async function continueAffineLoop(deps: ClientDeps, ctx: AssignContext, req: AssignRequest, want: AffineWant, state: AffineLoopState): Promise<void> {
   while (state.ips.length < want.num) {

@@ -44,7 +44,7 @@ export interface AssignContext {
   readonly allowed: DefaultedIPPool[];
   /** Affinities of this owner and family whose block lies in an allowed pool, in datastore order. */
   readonly kept: Versioned<BlockAffinity>[];
-  /** Affine blocks in pools that no longer select the node (§8 step 5.6): release if empty. */
+  /** Affine blocks in pools that no longer select the node (design/calico-ipam.md#autoassign step 5): release if empty. */
   readonly releaseCandidates: string[];
   readonly handle: Versioned<IPAMHandle> | undefined;
   /** Blocks read in the same wave (hinted); `undefined` = read and not found. */

@@ -45,7 +45,7 @@ interface FamilyArgs {
   readonly hostReserved: HostReservedAttr | undefined;
 }
 
-/** Releases affinities to pools that stopped selecting the node, when their blocks are empty (§8 step 5.6). */
+/** Releases affinities to pools that stopped selecting the node, when their blocks are empty (design/calico-ipam.md#autoassign step 5). */
 async function releaseUnselectedAffinities(deps: ClientDeps, ctx: AssignContext, req: AssignRequest): Promise<void> {
   for (const cidr of ctx.releaseCandidates) {
     try {

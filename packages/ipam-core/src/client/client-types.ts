@@ -78,7 +78,7 @@ export interface BlockArgs {
 }
 
 /**
- * What GetAssignmentAttributes returns: the api.md `AllocationAttribute` with both owner maps
+ * What GetAssignmentAttributes returns: the public `AllocationAttribute` with both owner maps
  * always present (empty when unset) and never `releasedAt` (cooldown addresses are an error there).
  */
 export interface AssignmentAttributes extends AllocationAttribute {

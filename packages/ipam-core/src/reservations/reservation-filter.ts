@@ -33,7 +33,7 @@ export interface ReservationFilter {
 /** A filter that reserves nothing. */
 export const NO_RESERVATIONS: ReservationFilter = createReservationFilter([]);
 
-/** Builds the filter from IPReservation objects (parsing per §16.4). */
+/** Builds the filter from IPReservation objects (parsing per design/calico-ipam.md#reservation-parsing). */
 export function createReservationFilter(reservations: readonly IPReservation[]): ReservationFilter {
   const { cidrs, invalid } = parseReservedCidrs(reservations);
   const reserved = normalizeRanges(cidrs.map(rangeOfCidr));
