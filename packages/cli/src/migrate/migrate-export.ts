@@ -52,7 +52,7 @@ export async function readMigrationContents(ds: Datastore): Promise<MigrationCon
 }
 
 /**
- * `datastore migrate export`: reads the source, renames nodes when asked (§7.1–§7.2) and builds the
+ * `datastore migrate export`: reads the source, renames nodes when asked (design/calico-callers.md#node-renames and design/calico-callers.md#ipam-rewriting) and builds the
  * document. The file is written (through a temporary name) only once everything succeeded.
  */
 export async function migrateExport(ctx: CommandContext, options: ExportOptions): Promise<ExportResult> {
