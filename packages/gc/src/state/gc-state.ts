@@ -220,10 +220,10 @@ export class GcState {
 
   // ---- blocks ------------------------------------------------------------------------------
 
-  /** design/calico-callers.md#ingesting-updates, in Calico's order; `nowMs` stamps nothing here (the empty timer is §14's). */
+  /** design/calico-callers.md#ingesting-updates, in Calico's order; `nowMs` stamps nothing here (the empty timer is design/calico-callers.md#empty-block-release's). */
   onBlockUpdated(block: Block): void {
     const cidr = block.cidr;
-    // 1. Affinity; a host→host change drops the old mapping first (§21).
+    // 1. Affinity; a host→host change drops the old mapping first (design/calico-callers.md#gc-edge-cases).
     const host = block.affinity?.type === 'host' ? block.affinity.host : '';
     const previous = this.nodeOfBlock.get(cidr);
     if (previous !== undefined && previous !== host) {
@@ -313,7 +313,7 @@ export class GcState {
   }
 
   /**
-   * The two-observation rule of §14: the first call starts the timer, later calls say whether
+   * The two-observation rule of design/calico-callers.md#empty-block-release: the first call starts the timer, later calls say whether
    * strictly more than `graceMs` has passed. No grace (unset or zero) disables block release.
    */
   markBlockEmpty(cidr: string, nowMs: number, graceMs: number | undefined): boolean {
