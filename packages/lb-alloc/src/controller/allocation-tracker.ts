@@ -108,7 +108,7 @@ export class AllocationTracker {
     const entry = this.ipsByService.get(id);
     if (entry === undefined) return;
     entry.ips.delete(ip);
-    // An empty set is dropped, so a Service with no addresses leaves no trace (spec §6.2).
+    // An empty set is dropped, so a Service with no addresses leaves no trace (design/calico-callers.md#allocation-tracker).
     if (entry.ips.size === 0) this.ipsByService.delete(id);
   }
 }
