@@ -15,13 +15,16 @@ const TREE: Record<string, string> = {
   'packages/core/src/claim.ts': 'export const claim = 1;\n',
 };
 
-/** Built at run time so this file cites nothing outside the repository itself. */
-const OUTSIDE = {
-  spec: ['spec', 'core.md'].join('/'),
-  shared: ['..', 'shared', 'x'].join('/'),
-  architecture: ['ARCHITECTURE', 'md'].join('.'),
-  conventions: ['CONVENTIONS', 'md'].join('.'),
-  toolchain: ['toolchain', 'md'].join('.'),
+/** Built at run time so this file cites nothing outside the repository itself: [cited, reported]. */
+const SECTION = String.fromCharCode(0xa7);
+const OUTSIDE: Record<string, [string, string]> = {
+  spec: [['spec', 'core.md'].join('/'), ['spec', 'core.md'].join('/')],
+  shared: [['..', 'shared', 'x'].join('/'), ['..', 'shared'].join('/')],
+  architecture: [['ARCHITECTURE', 'md'].join('.'), ['ARCHITECTURE', 'md'].join('.')],
+  conventions: [['CONVENTIONS', 'md'].join('.'), ['CONVENTIONS', 'md'].join('.')],
+  toolchain: [['toolchain', 'md'].join('.'), ['toolchain', 'md'].join('.')],
+  'bare core': [['core', 'md'].join('.'), ['core', 'md'].join('.')],
+  'numbered section': [`${SECTION}8.2`, `${SECTION}8`],
 };
 
 let root: string;
@@ -92,20 +95,20 @@ describe('checkCitations', () => {
     expect(problemsOf(path, content)).toEqual([problem]);
   });
 
-  it.each(Object.entries(OUTSIDE))('fails a citation of the outside %s document', (_name, cited) => {
+  it.each(Object.entries(OUTSIDE))('fails a citation of the outside %s document', (_name, [cited, reported]) => {
     expect(problemsOf('packages/core/src/a.ts', `// As ${cited} says.\nexport const a = 1;\n`)).toEqual([
-      `packages/core/src/a.ts:1: cites ${cited.startsWith('..') ? '../shared' : cited}, which is not in the repository; cite the design/ doc that states the fact`,
+      `packages/core/src/a.ts:1: cites ${reported}, which is not in the repository; cite the design/ doc that states the fact`,
     ]);
   });
 
   it('fails an outside citation in a markdown example too, and in YAML', () => {
-    const yaml = `# from ${OUTSIDE.spec}\nkind: List\n`;
-    expect(problemsOf('design/other.md', `\`\`\`\n${OUTSIDE.conventions}\n\`\`\`\n`)).toHaveLength(1);
+    const yaml = `# from ${OUTSIDE.spec?.[0] ?? ''}\nkind: List\n`;
+    expect(problemsOf('design/other.md', `\`\`\`\n${OUTSIDE.conventions?.[0] ?? ''}\n\`\`\`\n`)).toHaveLength(1);
     expect(problemsOf('deploy/base/x.yaml', yaml)).toHaveLength(1);
   });
 
   it('skips files that are not prose and files that are gone', () => {
-    write({ 'package.json': `{ "x": "${OUTSIDE.spec}" }\n` });
+    write({ 'package.json': `{ "x": "${OUTSIDE.spec?.[0] ?? ''}" }\n` });
     expect(checkCitations(root, ['package.json', 'design/deleted.md'])).toEqual([]);
   });
 });

@@ -6,8 +6,9 @@ export type Citation =
   | { kind: 'outside'; line: number; text: string };
 
 /**
- * The documents the code was once written against, kept outside the repository. Their facts now live
- * in design/ (design/eslint-plugin.md#citations), so citing them is always wrong.
+ * The documents the code was once written against, kept outside the repository, by path, by bare
+ * file name, or by their numbered sections (no document in the repository numbers its sections).
+ * Their facts now live in design/ (design/eslint-plugin.md#citations), so citing them is always wrong.
  */
 const OUTSIDE = [
   /(?<![\w.-])spec\/[\w.-]*\.md\b/gi,
@@ -17,6 +18,8 @@ const OUTSIDE = [
   /\bARCHITECTURE\.md\b/g,
   /\bCONVENTIONS\.md\b/g,
   /(?<![\w./-])toolchain\.md\b/g,
+  /(?<![\w./-])(?:core|datastore|api|hammer)\.md\b/g,
+  /§\s?[\dA-Z]/g,
 ];
 
 /** `design/…` or `packages/…`, with an optional `#anchor`. */
