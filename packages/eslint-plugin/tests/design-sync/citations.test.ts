@@ -65,8 +65,14 @@ describe('checkCitations', () => {
     ['a made-up path in a string', 'packages/core/tests/a.test.ts', "export const file = 'packages/core/src/missing.ts';\n"],
     ['a made-up path in a markdown example', 'design/other.md', '```ts\n// packages/core/src/missing.ts\n```\n'],
     ['design/toolchain.md, which is in the repository', 'design/other.md', 'See design/toolchain.md.\n'],
+    ['a relative link to a heading of a sibling', 'design/other.md', 'See [the claim](core.md#claim-protocol).\n'],
+    ['a relative link that climbs to a package', 'packages/core/README.md', 'See [claim](src/claim.ts) and [core](../../design/core.md).\n'],
+    ['a relative link to design/toolchain.md', 'design/other.md', 'See [the traps](toolchain.md).\n'],
+    ['a link to a heading of the file itself', 'design/other.md', '# Other\n\nSee [above](#other).\n'],
+    ['a URL', 'design/other.md', 'See [spec](https://example.invalid/spec/x.md).\n'],
+    ['a link written in inline code', 'design/other.md', 'Write links as `[text](target#anchor)`.\n'],
   ])('passes %s', (_name, path, content) => {
-    if (content.includes('design/toolchain.md')) write({ 'design/toolchain.md': '# toolchain\n' });
+    if (content.includes('toolchain.md')) write({ 'design/toolchain.md': '# toolchain\n' });
     expect(problemsOf(path, content)).toEqual([]);
   });
 
@@ -91,6 +97,15 @@ describe('checkCitations', () => {
       'See packages/core/src/claim.ts#L1.\n',
       'design/other.md:1: cites packages/core/src/claim.ts#L1, but only markdown files have anchors',
     ],
+    ['a relative link to a missing file', 'design/other.md', 'See [x](missing.md).\n', 'design/other.md:1: cites missing.md, which does not exist'],
+    [
+      'a relative link to a missing heading',
+      'design/other.md',
+      'One.\n\nSee [x](core.md#nope).\n',
+      'design/other.md:3: cites core.md#nope, which is not a heading of design/core.md',
+    ],
+    ['a link to a missing heading of the file itself', 'design/other.md', '# Other\n\n[x](#nope)\n', 'design/other.md:3: cites #nope, which is not a heading of design/other.md'],
+    ['a relative link out of the repository', 'design/other.md', '[x](../../shared.txt)\n', 'design/other.md:1: links to ../../shared.txt, which is outside the repository'],
   ])('fails %s', (_name, path, content, problem) => {
     expect(problemsOf(path, content)).toEqual([problem]);
   });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { findCitations } from './find-citations.js';
 import { headingAnchors } from './heading-anchors.js';
 import { isScript, proseOf } from './prose-of.js';
@@ -41,23 +41,29 @@ export function checkCitations(root: string, files: readonly string[]): Citation
         problems.push({ file, line: citation.line, message: `cites ${citation.text}, which is not in the repository; cite the design/ doc that states the fact` });
         continue;
       }
-      const target = join(root, citation.path);
+      const cited = citation.kind === 'relative' ? (citation.path === '' ? file : posix.join(dirname(file), citation.path)) : citation.path;
+      const shown = citation.path === '' ? '' : citation.path;
+      if (cited.startsWith('../')) {
+        problems.push({ file, line: citation.line, message: `links to ${shown}, which is outside the repository` });
+        continue;
+      }
+      const target = join(root, cited);
       if (!existsSync(target)) {
-        problems.push({ file, line: citation.line, message: `cites ${citation.path}, which does not exist` });
+        problems.push({ file, line: citation.line, message: `cites ${shown}, which does not exist` });
         continue;
       }
       if (citation.anchor === undefined) continue;
-      if (!citation.path.endsWith('.md') || !statSync(target).isFile()) {
-        problems.push({ file, line: citation.line, message: `cites ${citation.path}#${citation.anchor}, but only markdown files have anchors` });
+      if (!cited.endsWith('.md') || !statSync(target).isFile()) {
+        problems.push({ file, line: citation.line, message: `cites ${shown}#${citation.anchor}, but only markdown files have anchors` });
         continue;
       }
-      let anchors = anchorsOf.get(citation.path);
+      let anchors = anchorsOf.get(cited);
       if (anchors === undefined) {
         anchors = headingAnchors(readFileSync(target, 'utf8'));
-        anchorsOf.set(citation.path, anchors);
+        anchorsOf.set(cited, anchors);
       }
       if (!anchors.has(citation.anchor)) {
-        problems.push({ file, line: citation.line, message: `cites ${citation.path}#${citation.anchor}, which is not a heading of ${citation.path}` });
+        problems.push({ file, line: citation.line, message: `cites ${shown}#${citation.anchor}, which is not a heading of ${cited}` });
       }
     }
   }

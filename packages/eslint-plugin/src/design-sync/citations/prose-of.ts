@@ -8,6 +8,8 @@ export interface Prose {
   line: number;
   text: string;
   example?: boolean;
+  /** Markdown text, whose `[text](target)` links are citations relative to the file. */
+  markdown?: boolean;
 }
 
 const SCRIPT_KINDS: Record<string, ts.ScriptKind> = {
@@ -64,7 +66,7 @@ function scriptKind(path: string): ts.ScriptKind | undefined {
 /** Markdown as alternating runs of text and fenced code blocks (the fence lines belong to the example). */
 function markdownProse(text: string): Prose[] {
   const runs: Prose[] = [];
-  let current: Prose = { line: 1, text: '' };
+  let current: Prose = { line: 1, text: '', markdown: true };
   let fence: string | undefined;
   text.split('\n').forEach((line, index) => {
     const mark = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
@@ -79,7 +81,7 @@ function markdownProse(text: string): Prose[] {
     if (closes) {
       runs.push(current);
       fence = undefined;
-      current = { line: index + 2, text: '' };
+      current = { line: index + 2, text: '', markdown: true };
     }
   });
   runs.push(current);
