@@ -1,6 +1,6 @@
 // @ts-check
 // This package lints itself without the root config: the root config imports this plugin's dist,
-// which does not exist before the first build (spec/toolchain.md, gotcha G8).
+// which does not exist before the first build (design/toolchain.md#a-workspace-eslint-plugin-lints-itself).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -33,7 +33,7 @@ export class ReportRejectedError extends IpamError {
   readonly category: ErrorCategory = 'stop-and-re-evaluate';
 }
 
-/** An address is in IPAM cooldown: it is neither free nor owned (spec/cli.md §2.5). */
+/** An address is in IPAM cooldown: it is neither free nor owned (design/calico-callers.md#ipam-show). */
 export class AddressInCooldownError extends IpamError {
   override name = 'AddressInCooldownError';
   readonly category: ErrorCategory = 'state';

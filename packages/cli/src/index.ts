@@ -1,4 +1,4 @@
-// The public API of @ipamkit/cli (spec/api.md): the runner behind the `ipamkit` bin, and each
+// The public API of @ipamkit/cli (design/architecture.md#public-api): the runner behind the `ipamkit` bin, and each
 // command as a function returning structured results, for tests and the simulator.
 export { runIpamCommand } from './run-ipam-command.js';
 export type { CliIo, CommandContext, TextSink } from './cli-io.js';

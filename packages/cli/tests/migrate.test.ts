@@ -70,7 +70,7 @@ describe('datastore migrate: sqlite → etcd with Kubernetes node names', () => 
     });
 
     const after = await snapshot(target);
-    // etcd reads pools with clientv3's defaults filled in (spec/datastore.md §7.1).
+    // etcd reads pools with clientv3's defaults filled in (design/calico-stored-formats.md#ip-pools).
     const defaults = { assignmentMode: 'Automatic', ipipMode: 'Never', vxlanMode: 'Never' };
     expect(after.ipPools).toEqual([
       { name: 'pool-lb', cidr: '10.2.0.0/28', blockSize: 28, allowedUses: ['LoadBalancer'], nodeSelector: 'all()', ...defaults },

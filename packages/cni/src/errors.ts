@@ -1,7 +1,7 @@
 import { IpamError, type ErrorCategory } from '@ipamkit/models';
 
 /**
- * The CNI well-known error codes this plugin emits (spec/cni.md §2.5). Everything the handler
+ * The CNI well-known error codes this plugin emits (design/calico-callers.md#cni-errors). Everything the handler
  * cannot classify is 999, as in Calico.
  */
 export const CNI_CODES = {

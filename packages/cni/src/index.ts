@@ -1,4 +1,4 @@
-// The public API of @ipamkit/cni (spec/api.md): the in-process CNI entry point and its errors.
+// The public API of @ipamkit/cni (design/architecture.md#public-api): the in-process CNI entry point and its errors.
 export { runCni, type RunCniOptions, type RunCniResult } from './run-cni.js';
 export {
   AllocationError,

@@ -3,7 +3,7 @@ import { RuleTester, type Rule } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, describe, it } from 'vitest';
 
-// ESLint's RuleTester drives whatever describe/it it is handed; give it vitest's (toolchain.md §2).
+// ESLint's RuleTester drives whatever describe/it it is handed; give it vitest's (design/toolchain.md#eslint-ruletester-under-vitest).
 Object.assign(RuleTester, { describe, it, itOnly: it.only, afterAll });
 
 /** Parses TypeScript without type information (the name-based fallback paths). */

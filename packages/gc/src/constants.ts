@@ -1,4 +1,4 @@
-/** Constants of the garbage collector (spec/gc.md §18), in milliseconds where they are durations. */
+/** Constants of the garbage collector (design/calico-callers.md#gc-constants), in milliseconds where they are durations. */
 
 /** Calico's default `LeakGracePeriod` (KubeControllersConfiguration). */
 export const DEFAULT_LEAK_GRACE_PERIOD_MS = 15 * 60_000;

@@ -41,7 +41,7 @@ const open: OpenWorld[] = [];
 
 /**
  * Registers the per-test teardown: every world a test made is checked with assertConsistentState
- * (spec/gc.md §7; design rubric 2), then stopped and closed.
+ * (design/calico-callers.md#gc-invariants; design rubric 2), then stopped and closed.
  */
 export function useGcWorlds(): void {
   afterEach(async () => {

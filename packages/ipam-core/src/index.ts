@@ -1,4 +1,4 @@
-// The public API of @ipamkit/ipam-core (spec/api.md).
+// The public API of @ipamkit/ipam-core (design/architecture.md#public-api).
 
 // Pure block logic, reservations and utilization arithmetic.
 export * from './block/index.js';

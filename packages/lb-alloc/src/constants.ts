@@ -1,4 +1,4 @@
-/** Facts of spec/lb-alloc.md kept in one place. */
+/** Facts of design/calico-callers.md#loadbalancer-controller kept in one place. */
 
 /** The virtual host LoadBalancer allocations are made for (block affinity `virtual:load-balancer`). */
 export const LOAD_BALANCER_HOST = 'load-balancer';
@@ -10,10 +10,10 @@ export const LOAD_BALANCER_IPS_ANNOTATION = 'projectcalico.org/loadBalancerIPs';
 /** `spec.loadBalancerClass` value that names this controller. */
 export const CALICO_LOAD_BALANCER_CLASS = 'calico';
 
-/** Periodic full sync (spec §1). */
+/** Periodic full sync (design/calico-callers.md#loadbalancer-configuration). */
 export const FULL_SYNC_INTERVAL_MS = 5 * 60_000;
 
-/** Retry period of the start-up host upgrade (spec §7 step 2). */
+/** Retry period of the start-up host upgrade (design/calico-callers.md#cold-start-and-events step 2). */
 export const UPGRADE_RETRY_MS = 10_000;
 
 /** Default port of `/metrics` and `/healthz` for the bin. */

@@ -6,7 +6,7 @@ import type { ServiceKey } from '../src/service/lb-service.js';
 const svcA: ServiceKey = { handle: 'lb-a', name: 'a', namespace: 'ns' };
 const svcB: ServiceKey = { handle: 'lb-b', name: 'b', namespace: 'ns' };
 
-describe('AllocationTracker (spec §6.2, the leak tests)', () => {
+describe('AllocationTracker (design/calico-callers.md#allocation-tracker, the leak tests)', () => {
   it('leaves no trace of a deleted Service in any map', () => {
     const t = new AllocationTracker();
     t.assignToBlock('10.0.0.0/28', '10.0.0.1', svcA);

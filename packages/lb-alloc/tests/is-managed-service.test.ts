@@ -15,7 +15,7 @@ const svc = (over: Partial<LbService> = {}): LbService => ({
 });
 const poolAnnotation = { 'projectcalico.org/ipv4pools': '["p"]' };
 
-describe('isManagedService (spec §2)', () => {
+describe('isManagedService (design/calico-callers.md#managed-services)', () => {
   it.each([
     { type: 'ClusterIP', mode: 'AllServices', cls: undefined, request: true, managed: false },
     { type: 'LoadBalancer', mode: 'AllServices', cls: undefined, request: false, managed: true },

@@ -22,7 +22,7 @@ const V4 = 'projectcalico.org/ipv4pools';
 const V6 = 'projectcalico.org/ipv6pools';
 const IPS = 'projectcalico.org/loadBalancerIPs';
 
-describe('parseServiceAnnotations (spec §3)', () => {
+describe('parseServiceAnnotations (design/calico-callers.md#service-inputs)', () => {
   it.each([
     { title: 'nothing', annotations: {}, lbIP: undefined, expected: {} },
     { title: 'pool names resolved to CIDRs', annotations: { [V4]: '["lb-v4"]', [V6]: '["lb-v6"]' }, lbIP: undefined, expected: { ipv4Pools: ['10.96.100.0/24'], ipv6Pools: ['fd00:10:96::/120'] } },

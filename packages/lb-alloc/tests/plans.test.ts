@@ -10,7 +10,7 @@ const pools: IPPool[] = [
   { name: 'auto6', cidr: 'fd00::/120', allowedUses: ['LoadBalancer'] },
 ];
 
-describe('planReleases (spec §8, with the per-family pool rule)', () => {
+describe('planReleases (design/calico-callers.md#per-service-sync, with the per-family pool rule)', () => {
   it.each([
     { title: 'requested addresses keep only themselves', requests: { addresses: ['10.96.100.5'] }, tracked: ['10.96.100.5', '10.96.100.6'], expected: ['10.96.100.6'] },
     { title: 'no annotations keep Automatic-pool addresses', requests: {}, tracked: ['10.96.100.5', 'fd00::5'], expected: [] },
@@ -36,7 +36,7 @@ const svc = (ipFamilies: LbService['ipFamilies'], ipFamilyPolicy: string, ingres
   ingressIPs,
 });
 
-describe('planAssignment (spec §8.1, per-family fill)', () => {
+describe('planAssignment (design/calico-callers.md#per-service-sync, per-family fill)', () => {
   it.each([
     { title: 'SingleStack v4, nothing held', s: svc(['IPv4'], 'SingleStack'), requests: {}, tracked: [], expected: { assign: [], num4: 1, num6: 0 } },
     { title: 'SingleStack v4, v4 held', s: svc(['IPv4'], 'SingleStack'), requests: {}, tracked: ['10.0.0.1'], expected: { assign: [], num4: 0, num6: 0 } },
@@ -58,7 +58,7 @@ describe('planAssignment (spec §8.1, per-family fill)', () => {
   });
 });
 
-describe('needsStatusUpdate (spec §8.2)', () => {
+describe('needsStatusUpdate (design/calico-callers.md#per-service-sync)', () => {
   it.each([
     { ingress: [], tracked: [], expected: false },
     { ingress: ['10.0.0.1'], tracked: ['10.0.0.1'], expected: false },

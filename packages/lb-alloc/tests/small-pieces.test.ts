@@ -14,8 +14,8 @@ describe('goTimestamp', () => {
   });
 });
 
-describe('the LoadBalancer handle (spec §4)', () => {
-  it('matches the spec example', () => {
+describe('the LoadBalancer handle (design/calico-callers.md#loadbalancer-handle)', () => {
+  it('matches the handle Calico builds for the same Service', () => {
     expect(loadBalancerHandleId({ name: 'test-service', namespace: 'test-namespace', uid: '1234' })).toBe('lb-CcByVDWerSL9WUOKfbkyPBft2m9Xxf822Zvhn2YSpts');
   });
 });

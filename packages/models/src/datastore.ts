@@ -125,7 +125,7 @@ export interface DatastoreTx {
 
 export type DatastoreKind = 'memory' | 'sqlite' | 'etcd' | 'kubernetes';
 
-/** Everything IPAM stores or reads (spec/api.md, spec/datastore.md §11). */
+/** Everything IPAM stores or reads (design/architecture.md#public-api, design/calico-stored-formats.md#backend-operations). */
 export interface Datastore {
   readonly kind: DatastoreKind;
   readonly ipPools: ResourceStore<IPPool>;

@@ -1,5 +1,5 @@
 /**
- * How a caller must react to an error (CONVENTIONS.md, spec/core.md §18):
+ * How a caller must react to an error (design/architecture.md#conventions, design/calico-ipam.md#error-taxonomy):
  * - `transient`: try again (re-read first for a conflict); `withCasRetry` retries these.
  * - `state`: the object is missing or already there; the caller decides (often "treat as done").
  * - `validation`: the request is wrong; retrying cannot help.

@@ -1,4 +1,4 @@
-// The public API of @ipamkit/models (spec/api.md).
+// The public API of @ipamkit/models (design/architecture.md#public-api).
 export type { IntendedUse, IPVersion } from './resources/intended-use.js';
 export { INTENDED_USES } from './resources/intended-use.js';
 export type { IPPool, PoolCondition, EncapsulationMode, AssignmentMode } from './resources/ip-pool.js';

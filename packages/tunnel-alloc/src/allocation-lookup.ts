@@ -9,7 +9,7 @@ import { sequenceNumberFor } from '@ipamkit/ipam-core';
 import { TunnelStepError } from './errors.js';
 import type { TunnelContext } from './tunnel-context.js';
 
-/** What IPAM holds for an address recorded on the Node (spec/tunnel-alloc.md §6, §7 lookups). */
+/** What IPAM holds for an address recorded on the Node (design/calico-callers.md#tunnel-address-allocator lookups). */
 export type AllocationLookup =
   | { readonly state: 'unallocated' }
   | { readonly state: 'cooldown' }

@@ -42,7 +42,7 @@ function insideAny(cidrs: readonly string[], address: string): boolean {
 /**
  * Releases whatever this node's handle holds, then assigns afresh. Releasing first is what keeps
  * one address per handle: Calico skips the release in the "someone else's address" rows and
- * leaves the earlier allocation stranded on the handle (spec/tunnel-alloc.md §12.1).
+ * leaves the earlier allocation stranded on the handle (design/calico-callers.md#tunnel-quirks).
  */
 async function replace(ctx: TunnelContext, kind: TunnelKind, cidrs: readonly string[], outcome: EnsureOutcome): Promise<EnsureResult> {
   await releaseTunnelHandle(ctx, kind);
@@ -51,7 +51,7 @@ async function replace(ctx: TunnelContext, kind: TunnelKind, cidrs: readonly str
 
 /**
  * The tunnel type is enabled on this node: make sure the Node records an address of ours inside
- * one of `cidrs` (spec/tunnel-alloc.md §6). Mutates nothing; the caller writes the Node.
+ * one of `cidrs` (design/calico-callers.md#ensure). Mutates nothing; the caller writes the Node.
  */
 export async function ensureTunnelAddress(
   ctx: TunnelContext,
@@ -76,7 +76,7 @@ export async function ensureTunnelAddress(
     return replace(ctx, kind, cidrs, 'moved-out-of-pool');
   }
   if (Object.keys(found.attrs).length === 0 && found.handleId === undefined) {
-    // A pre-handle allocation from an old release (spec/tunnel-alloc.md §8): re-own it in place.
+    // A pre-handle allocation from an old release (design/calico-callers.md#pre-handle-allocations): re-own it in place.
     await releaseTunnelAddress(ctx, {
       address,
       ...(found.sequenceNumber === undefined ? {} : { sequenceNumber: found.sequenceNumber }),

@@ -51,7 +51,7 @@ export async function releaseTunnelAddress(
   }
 }
 
-/** AutoAssign one address of `kind` from `cidrs` (spec/tunnel-alloc.md §6.1); returns the bare IP. */
+/** AutoAssign one address of `kind` from `cidrs` (design/calico-callers.md#ensure); returns the bare IP. */
 export async function assignTunnelAddress(ctx: TunnelContext, kind: TunnelKind, cidrs: readonly string[]): Promise<string> {
   const pools = [...cidrs];
   let result;
@@ -75,7 +75,7 @@ export async function assignTunnelAddress(ctx: TunnelContext, kind: TunnelKind, 
 }
 
 /**
- * Re-assigns a pre-handle address under the proper handle and attributes (spec/tunnel-alloc.md §8)
+ * Re-assigns a pre-handle address under the proper handle and attributes (design/calico-callers.md#pre-handle-allocations)
  * with no intended use, as Calico does. False when someone else took the address in between.
  */
 export async function reassignUnderHandle(ctx: TunnelContext, kind: TunnelKind, address: string): Promise<boolean> {

@@ -18,7 +18,7 @@ function versionOf(pool: IPPool): IPVersion {
   try {
     return ipVersionOfCidr(pool.cidr);
   } catch {
-    // A pool CIDR that does not parse is fatal in Calico too (spec/tunnel-alloc.md §4).
+    // A pool CIDR that does not parse is fatal in Calico too (design/calico-callers.md#qualifying-pools).
     throw new PoolCidrError(pool.name, pool.cidr);
   }
 }
@@ -44,7 +44,7 @@ function skipReason(node: Node, pool: IPPool, kind: TunnelKind): PoolSkipReason 
 }
 
 /**
- * The CIDRs of the pools `kind` may use on `node`, in pool-name order (spec/tunnel-alloc.md §4).
+ * The CIDRs of the pools `kind` may use on `node`, in pool-name order (design/calico-callers.md#qualifying-pools).
  * Empty means the tunnel type is disabled on this node. Pure: no I/O.
  */
 export function qualifyingPoolCidrs(args: QualifyingPoolsArgs): string[] {

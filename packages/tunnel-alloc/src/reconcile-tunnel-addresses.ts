@@ -67,7 +67,7 @@ async function writeNode(ds: Datastore, read: Versioned<Node>, desired: Node): P
 }
 
 /**
- * One reconcile of every tunnel type for one node (spec/tunnel-alloc.md §5): re-reads the Node and
+ * One reconcile of every tunnel type for one node (design/calico-callers.md#reconcile): re-reads the Node and
  * all pools, ensures or removes each type in Calico's order, writes the Node once if anything
  * changed. On failure the addresses assigned by this run are released again (by address and
  * handle, so an older allocation on the same handle is not swept along) and the error rethrown.

@@ -20,7 +20,7 @@ export interface RemoveResult<N extends Node> {
 
 /**
  * The tunnel type is disabled on this node: clear the Node field and free the address
- * (spec/tunnel-alloc.md §7). Returns the Node with the field cleared; the caller writes it.
+ * (design/calico-callers.md#remove). Returns the Node with the field cleared; the caller writes it.
  */
 export async function removeTunnelAddress<N extends Node>(ctx: TunnelContext, node: N, kind: TunnelKind): Promise<RemoveResult<N>> {
   const address = tunnelAddressOf(node, kind);

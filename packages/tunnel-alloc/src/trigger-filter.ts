@@ -4,7 +4,7 @@ import type { IPPool, Node, WatchEvent } from '@ipamkit/models';
  * The fields whose change can change a reconcile's outcome. Unlike Calico (which compares its
  * internal v1 pool and so misses them), `nodeSelector`, the deletion timestamp and the
  * Allocatable condition count for pools, and labels count for the Node: selectors are evaluated
- * against them (spec/tunnel-alloc.md §9, §12.1).
+ * against them (design/calico-callers.md#tunnel-address-allocator).
  */
 function poolFingerprint(pool: IPPool): string {
   return JSON.stringify([

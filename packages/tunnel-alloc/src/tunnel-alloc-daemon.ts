@@ -73,7 +73,7 @@ async function follow<T>(
 }
 
 /**
- * The per-node daemon (spec/tunnel-alloc.md §9): watches all pools and the own Node, reconciles
+ * The per-node daemon (design/calico-callers.md#triggers): watches all pools and the own Node, reconciles
  * once in sync and then on every relevant change. Triggers during a run are coalesced into one
  * more run; a failed reconcile stops the daemon (its supervisor restarts it, as with Calico).
  */

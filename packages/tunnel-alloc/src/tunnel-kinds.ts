@@ -6,7 +6,7 @@ import {
   tunnelHandleId,
 } from '@ipamkit/models';
 
-/** Everything the allocator needs to know about one tunnel type (spec/tunnel-alloc.md §2.2, §3, §4). */
+/** Everything the allocator needs to know about one tunnel type (design/calico-callers.md#tunnel-address-allocator). */
 export interface TunnelKind {
   readonly type: TunnelType;
   readonly version: IPVersion;
@@ -60,7 +60,7 @@ export const TUNNEL_KINDS: Readonly<Record<TunnelType, TunnelKind>> = {
   },
 };
 
-/** Calico's fixed processing order inside one reconcile (spec/tunnel-alloc.md §3). */
+/** Calico's fixed processing order inside one reconcile (design/calico-callers.md#tunnel-kinds). */
 export const RECONCILE_ORDER: readonly TunnelType[] = ['wireguard', 'wireguard-v6', 'ipip', 'vxlan', 'vxlan-v6'];
 
 /** The allocation attributes written on every tunnel address (no pod, namespace or timestamp). */

@@ -13,8 +13,8 @@ export interface WireguardOptions {
 export const WIREGUARD_SETTINGS: readonly WireguardSetting[] = ['infer', 'enabled', 'disabled'];
 
 /**
- * Does this node want a WireGuard address of `version`? Calico infers it (spec/tunnel-alloc.md §4
- * step 1, §2.3): Felix publishes the family's public key on the Node only once WireGuard runs, and
+ * Does this node want a WireGuard address of `version`? Calico infers it (design/calico-callers.md#qualifying-pools
+ * step 1, design/calico-callers.md#node-tunnel-fields): Felix publishes the family's public key on the Node only once WireGuard runs, and
  * host encryption turns addresses off. An explicit setting wins over the inference, so an operator
  * can pre-allocate before Felix is up or opt out without touching Felix.
  */

@@ -24,7 +24,7 @@ import {
 
 useBackends();
 
-/** Rows of the "ensure" decision table (spec/tunnel-alloc.md §6; design/tunnel-alloc.md "Ensure"). */
+/** Rows of the "ensure" decision table (design/calico-callers.md#ensure; design/tunnel-alloc.md "Ensure"). */
 describe.each([SQLITE, ETCD])('ensure decision table on $name', (backend: Backend) => {
   describe.each(ALL_KINDS)('$type', (kind: TunnelKind) => {
     const fam = FAMILY[kind.version];

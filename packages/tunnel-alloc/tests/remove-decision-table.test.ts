@@ -24,7 +24,7 @@ import {
 useBackends();
 
 /**
- * Rows of the "remove" decision table (spec/tunnel-alloc.md §7): the kind is disabled because no
+ * Rows of the "remove" decision table (design/calico-callers.md#remove): the kind is disabled because no
  * pool qualifies (its only pool does not select the node), while IPAM can still use that pool.
  */
 describe.each([SQLITE, ETCD])('remove decision table on $name', (backend: Backend) => {

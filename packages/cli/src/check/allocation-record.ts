@@ -1,7 +1,7 @@
 import { addressOf } from '@ipamkit/ipam-core';
 import type { AllocationBlock } from '@ipamkit/models';
 
-/** One allocated ordinal of a block, as `check` sees it (spec/cli.md §3.2 step 2). */
+/** One allocated ordinal of a block, as `check` sees it (design/calico-callers.md#ipam-check step 2). */
 export interface AllocationRecord {
   readonly ip: string;
   readonly block: string;

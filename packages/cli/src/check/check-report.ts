@@ -23,7 +23,7 @@ export interface ReportAllocation {
 }
 
 /**
- * The `-o FILE` report: calicoctl's format (spec/cli.md §3.4) so its tooling can read it, plus
+ * The `-o FILE` report: calicoctl's format (design/calico-callers.md#report-format) so its tooling can read it, plus
  * ipamkit's fields. With no ClusterInformation in our datastores, `clusterGUID` carries the pool
  * fingerprint and `clusterInformationRevision` is empty (design/cli.md "Releasing from a report").
  */

@@ -8,7 +8,7 @@ import type { AllocationRecord } from './allocation-record.js';
 import { isFinishedPod, type PodInfo, type ServiceInfo } from './cluster-state.js';
 
 // The validity rules `check` applies to one allocation. They follow the garbage collector's rules
-// (spec/gc.md §9–§10) but live here: callers do not import each other (ARCHITECTURE.md), so
+// (design/calico-callers.md#ipam-garbage-collector) but live here: callers do not import each other (design/architecture.md#layers), so
 // packages/gc keeps its own copy. Keep the two in step (design/cli.md "Classifying allocations").
 
 export type Classification =
@@ -60,7 +60,7 @@ function isLoadBalancer(record: AllocationRecord): boolean {
 }
 
 function classifyTunnel(record: AllocationRecord, node: string, ctx: ClassifyContext): Verdict {
-  // IPv6 tunnel addresses are judged like IPv4 ones; calicoctl reports them as leaks (spec/cli.md §3.6).
+  // IPv6 tunnel addresses are judged like IPv4 ones; calicoctl reports them as leaks (design/calico-callers.md#check-quirks).
   if (ctx.nodes.has(node)) return keep('tunnel', `tunnel address of live node ${node}`);
   return release('leak', `tunnel address of node ${node}, which no longer exists`);
 }

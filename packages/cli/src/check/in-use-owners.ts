@@ -20,7 +20,7 @@ function addressOfField(value: string | undefined): string | undefined {
 }
 
 /**
- * Who uses each address (spec/cli.md §3.2 steps 4–6): node tunnel fields (IPv6 ones too),
+ * Who uses each address (design/calico-callers.md#ipam-check steps 4–6): node tunnel fields (IPv6 ones too),
  * LoadBalancer ingress IPs and the IPs of pods that have not finished.
  */
 export function inUseOwners(nodes: readonly Node[], cluster: ClusterState): Map<string, string[]> {

@@ -8,7 +8,7 @@ import type { ClusterState, PodInfo } from './cluster-state.js';
 import { inUseOwners } from './in-use-owners.js';
 import { blockFindings, handleDriftFindings, handleFindings, unallocatedInUseFindings, type Finding } from './structural-findings.js';
 
-/** One allocation with its verdict, in report form (spec/cli.md §3.4 plus our verdict). */
+/** One allocation with its verdict, in report form (design/calico-callers.md#report-format plus our verdict). */
 export interface CheckedAllocation extends Verdict {
   readonly ip: string;
   readonly block: string;
@@ -85,7 +85,7 @@ function checkedAllocation(record: AllocationRecord, verdict: Verdict, owners: s
 }
 
 /**
- * `ipam check` (spec/cli.md §3): reads everything once, classifies every allocation and reports
+ * `ipam check` (design/calico-callers.md#ipam-check): reads everything once, classifies every allocation and reports
  * structural problems. Read-only. `cluster` supplies pods and Services, which the datastore lacks;
  * `integrity` the storage's own check (SQLite's quick_check), reported first.
  */

@@ -2,7 +2,7 @@ import { blockSize, hasShortAllocations } from '@ipamkit/ipam-core';
 import type { AllocationBlock } from '@ipamkit/models';
 
 /**
- * The first structural problem of a block, in the order and words of spec/cli.md §3.5, or
+ * The first structural problem of a block, in the order and words of design/calico-callers.md#block-validation, or
  * undefined when the block is sound. `now` decides whether a release timestamp is in the future.
  */
 export function blockProblem(block: AllocationBlock, now: Date): string | undefined {

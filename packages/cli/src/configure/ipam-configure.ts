@@ -39,8 +39,8 @@ function parsePersistence(text: string): KubeVirtVMAddressPersistence {
 }
 
 /**
- * `ipam configure` (spec/cli.md §5): overwrite only the given fields of the current config. The
- * cross-field rules of spec/core.md §15.2 (and the CRD ranges) are checked before the write, so a
+ * `ipam configure` (design/calico-callers.md#ipam-configure): overwrite only the given fields of the current config. The
+ * cross-field rules of design/calico-ipam.md#ipam-configuration (and the CRD ranges) are checked before the write, so a
  * refused change writes nothing.
  */
 export async function ipamConfigure(ctx: CommandContext, options: ConfigureOptions): Promise<ConfigureResult> {

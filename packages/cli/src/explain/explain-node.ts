@@ -39,7 +39,7 @@ export interface NodeExplanation {
 
 /**
  * `ipam explain --node`: would the next Workload allocation on this node succeed, and why, in the
- * order AutoAssign tries things (spec/core.md §8): free space in affine blocks, a new block under
+ * order AutoAssign tries things (design/calico-ipam.md#autoassign): free space in affine blocks, a new block under
  * the cap, then borrowing when strict affinity is off. A pod's namespace is not known here, so
  * namespaceSelectors are evaluated against a namespace without labels.
  */

@@ -1,4 +1,4 @@
-// Number formats of spec/cli.md §1.5, reproduced with Go's semantics rather than JavaScript's:
+// Number formats of design/calico-callers.md#tables-and-numbers, reproduced with Go's semantics rather than JavaScript's:
 // `%.5g` switches to exponent form at 1e+05 and `%.f` rounds exact ties to even.
 
 /** Calico clamps capacities above the signed 64-bit maximum (large IPv6 pools). */

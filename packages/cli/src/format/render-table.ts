@@ -1,4 +1,4 @@
-// ASCII tables in the default go-pretty style calicoctl uses (spec/cli.md §1.4): a rule above and
+// ASCII tables in the default go-pretty style calicoctl uses (design/calico-callers.md#tables-and-numbers): a rule above and
 // below the header and after the last row, one space of padding, headers left-aligned.
 
 export type Alignment = 'left' | 'right';

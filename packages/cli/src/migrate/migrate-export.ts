@@ -8,7 +8,7 @@ import { kubernetesNodeRenames } from './node-renames.js';
 import { renameContents } from './rename-contents.js';
 
 export interface ExportOptions {
-  /** Rename nodes to their Kubernetes names (spec/cli.md §7.1); every node needs a k8s orchRef. */
+  /** Rename nodes to their Kubernetes names (design/calico-callers.md#node-renames); every node needs a k8s orchRef. */
   readonly k8sNodeNames: boolean;
   /** Where to write the document; absent: the result carries it for stdout. */
   readonly file?: string;
@@ -52,7 +52,7 @@ export async function readMigrationContents(ds: Datastore): Promise<MigrationCon
 }
 
 /**
- * `datastore migrate export`: reads the source, renames nodes when asked (§7.1–§7.2) and builds the
+ * `datastore migrate export`: reads the source, renames nodes when asked (design/calico-callers.md#node-renames and design/calico-callers.md#ipam-rewriting) and builds the
  * document. The file is written (through a temporary name) only once everything succeeded.
  */
 export async function migrateExport(ctx: CommandContext, options: ExportOptions): Promise<ExportResult> {

@@ -31,7 +31,7 @@ export function kubernetesHandleCollisions(handleIds: readonly string[]): string
   return [...byName.values()].filter((ids) => ids.length > 1).map((ids) => [...ids].sort());
 }
 
-/** spec/cli.md §7.3: the target must hold no Calico resource and no IPAM object. */
+/** design/calico-callers.md#import: the target must hold no Calico resource and no IPAM object. */
 async function requireEmptyTarget(ds: Datastore): Promise<void> {
   const found: string[] = [];
   if ((await ds.ipPools.list()).length > 0) found.push('IP pools');
@@ -123,7 +123,7 @@ async function applyAll(all: readonly Step[]): Promise<void> {
 }
 
 /**
- * `datastore migrate import` (spec/cli.md §7.3): the whole file is decoded and checked, and the
+ * `datastore migrate import` (design/calico-callers.md#import): the whole file is decoded and checked, and the
  * target found empty, before the first write; a write that still fails is undone.
  */
 export async function migrateImport(ctx: CommandContext, options: ImportOptions): Promise<ImportResult> {

@@ -22,7 +22,7 @@ import { InputFileError } from '../errors.js';
 import type { Migration } from './migration-contents.js';
 
 // The export file (design/cli.md "datastore migrate"): one JSON document. Every object is an etcd
-// key/value pair of Calico's layout, `{ Key, Value, TTL }` as calicoctl writes them (spec/cli.md §7),
+// key/value pair of Calico's layout, `{ Key, Value, TTL }` as calicoctl writes them (design/calico-callers.md#datastore-migrate),
 // so the `ipam` section is calicoctl's IPAM section; resources and nodes sit beside it.
 
 export const MIGRATION_API_VERSION = 'ipamkit.io/v1';
@@ -181,7 +181,7 @@ export function decodeMigrationDocument(text: string, file: string): Migration {
   const nodes: Node[] = r.entries(resources, 'nodes', '$.resources').map((kv) => r.node(kv));
   const affinities: BlockAffinity[] = r.entries(ipam, 'block_affinities', '$.ipam').map((kv) => r.decode(kv, 'BlockAffinity'));
   const blocks: AllocationBlock[] = r.entries(ipam, 'blocks', '$.ipam').map((kv) => r.decode(kv, 'IPAMBlock'));
-  // The handle's ID is the key's (spec/cli.md §7.2); an etcd value does not carry one.
+  // The handle's ID is the key's (design/calico-callers.md#ipam-rewriting); an etcd value does not carry one.
   const handles: IPAMHandle[] = r.entries(ipam, 'handles', '$.ipam').map((kv) => r.decode(kv, 'IPAMHandle'));
   const config: IPAMConfig | undefined = configEntry === undefined ? undefined : r.decode(configEntry, 'IPAMConfig');
   return {

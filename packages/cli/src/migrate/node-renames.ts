@@ -3,7 +3,7 @@ import { MigrationRejectedError } from '../errors.js';
 
 /**
  * Old → new node names from each Node's `spec.orchRefs` entry with `orchestrator: k8s`
- * (spec/cli.md §7.1). Every node must have one; two nodes must not get the same name.
+ * (design/calico-callers.md#node-renames). Every node must have one; two nodes must not get the same name.
  */
 export function kubernetesNodeRenames(nodes: readonly Node[]): Map<string, string> {
   const renames = new Map<string, string>();

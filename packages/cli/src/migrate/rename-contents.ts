@@ -9,7 +9,7 @@ import {
 import { MigrationRejectedError } from '../errors.js';
 import type { MigrationContents } from './migration-contents.js';
 
-// The IPAM rewriting of spec/cli.md §7.2, as pure functions returning new objects. Where we differ
+// The IPAM rewriting of design/calico-callers.md#ipam-rewriting, as pure functions returning new objects. Where we differ
 // from calicoctl (design/cli.md "datastore migrate"): IPv6 tunnel handles are renamed too, and a
 // `virtual` owner (e.g. `load-balancer`) is never a node, so it is left alone.
 

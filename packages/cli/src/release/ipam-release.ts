@@ -42,7 +42,7 @@ export interface ReleaseResult {
 
 export const DEFAULT_MAX_REPORT_AGE_SECONDS = 3600;
 
-/** The safety checks of spec/cli.md §4.2, adapted to datastores without ClusterInformation. */
+/** The safety checks of design/calico-callers.md#ipam-release, adapted to datastores without ClusterInformation. */
 function vetReports(reports: readonly ParsedReport[], fingerprint: string, options: ReleaseCommandOptions, now: Date): string[] {
   const warnings: string[] = [];
   for (const report of reports) {
@@ -176,7 +176,7 @@ async function releaseOneIP(ctx: CommandContext, rawIP: string, dryRun: boolean)
   return { ...base, ips: [{ ip, outcome: 'released', detail: `sequence number ${current.sequenceNumber}` }] };
 }
 
-/** `ipam release` (spec/cli.md §4): `--from-report` wins over `--ip`; neither does nothing. */
+/** `ipam release` (design/calico-callers.md#ipam-release): `--from-report` wins over `--ip`; neither does nothing. */
 export async function ipamRelease(ctx: CommandContext, options: ReleaseCommandOptions): Promise<ReleaseResult> {
   const dryRun = options.dryRun === true;
   const files = options.fromReport ?? [];

@@ -1,7 +1,7 @@
 import type { ParsedReport, ReportCandidate, ReportHandle } from './read-reports.js';
 
 /**
- * The intersection of several reports (spec/cli.md §4.2): an address is released only if every
+ * The intersection of several reports (design/calico-callers.md#ipam-release): an address is released only if every
  * report calls it releasable, with the handle and sequence number of the latest report; a handle
  * is deleted only if every report lists it leaked at the same revision.
  */

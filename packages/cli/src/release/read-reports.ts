@@ -3,7 +3,7 @@ import { canonicalAddress, parseWireJson } from '@ipamkit/models';
 import { InputFileError } from '../errors.js';
 
 // Reports are read back with the lossless JSON reader: sequence numbers are ~1.7e18 and would be
-// corrupted by JSON.parse (spec/cli.md §3.4 "Big integers").
+// corrupted by JSON.parse (design/calico-callers.md#report-format "Big integers").
 
 export interface ReportCandidate {
   readonly ip: string;
@@ -50,7 +50,7 @@ function candidate(raw: unknown, file: string, where: string): ReportCandidate {
   if (handle !== undefined && typeof handle !== 'string') throw new InputFileError(file, `${where}.handle must be a string`);
   if (typeof raw['inUse'] !== 'boolean') throw new InputFileError(file, `${where}.inUse must be a boolean`);
   const verdict = raw['releasable'];
-  // Without our verdict, fall back to calicoctl's rule, minus its Windows-reserved quirk (spec/cli.md §3.6).
+  // Without our verdict, fall back to calicoctl's rule, minus its Windows-reserved quirk (design/calico-callers.md#check-quirks).
   const releasable =
     typeof verdict === 'boolean'
       ? verdict

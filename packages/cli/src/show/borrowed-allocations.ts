@@ -2,7 +2,7 @@ import { addressOf } from '@ipamkit/ipam-core';
 import type { Datastore } from '@ipamkit/models';
 import { compareCidrs } from '../address-order.js';
 
-/** An allocation whose `node` attribute names another node than the block's owner (spec/cli.md §2.3). */
+/** An allocation whose `node` attribute names another node than the block's owner (design/calico-callers.md#ipam-show). */
 export interface BorrowedRow {
   readonly ip: string;
   readonly borrowingNode: string;

@@ -5,7 +5,7 @@ import type { CommandContext } from '../cli-io.js';
 import { AddressInCooldownError } from '../errors.js';
 import { borrowedAllocations, type BorrowedRow } from './borrowed-allocations.js';
 
-/** The pseudo-pool GetUtilization appends for blocks outside every pool (spec/core.md §16.1). */
+/** The pseudo-pool GetUtilization appends for blocks outside every pool (design/calico-ipam.md#getutilization). */
 const ORPHANED_POOL_NAME = 'orphaned allocation blocks';
 
 export interface ShowOptions {
@@ -63,14 +63,14 @@ function utilizationRows(pools: readonly PoolUtilization[], withBlocks: boolean)
   const rows: UtilizationRow[] = [];
   const byAddress = (blocks: readonly BlockUtilization[]): BlockUtilization[] => [...blocks].sort((a, b) => compareCidrs(a.cidr, b.cidr));
   for (const pool of pools) {
-    // The orphan bucket has no totals of its own (spec/cli.md §2.1): only its blocks are shown.
+    // The orphan bucket has no totals of its own (design/calico-callers.md#ipam-show): only its blocks are shown.
     if (pool.name !== ORPHANED_POOL_NAME) rows.push(poolRow(pool));
     if (withBlocks) rows.push(...byAddress(pool.blocks).map(blockRow));
   }
   return rows;
 }
 
-/** `ipam show` (spec/cli.md §2); mode precedence: --ip, --show-blocks, --show-borrowed, --show-configuration. */
+/** `ipam show` (design/calico-callers.md#ipam-show); mode precedence: --ip, --show-blocks, --show-borrowed, --show-configuration. */
 export async function ipamShow(ctx: CommandContext, options: ShowOptions = {}): Promise<ShowResult> {
   const client = createIpamClient({ datastore: ctx.datastore, clock: ctx.clock });
   if (options.ip !== undefined) {

@@ -23,7 +23,7 @@ const utilizationCells = (r: UtilizationRow): string[] => [
   formatCountWithPercent(r.free, r.total),
 ];
 
-/** Upstream prints a Go pointer for the persistence field (spec/cli.md §2.4); we print the value. */
+/** Upstream prints a Go pointer for the persistence field (design/calico-callers.md#ipam-show); we print the value. */
 function configurationRows(config: IPAMConfig): string[][] {
   return [
     ['StrictAffinity', String(config.strictAffinity)],
@@ -40,7 +40,7 @@ function sortedAttributeLines(attrs: Readonly<Record<string, string>>): string[]
     .map((key) => `  ${key}: ${attrs[key] ?? ''}`);
 }
 
-/** The terminal text of an `ipam show` result (spec/cli.md §2). */
+/** The terminal text of an `ipam show` result (design/calico-callers.md#ipam-show). */
 export function renderShow(result: ShowResult): string {
   switch (result.mode) {
     case 'pools':

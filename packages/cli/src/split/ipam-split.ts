@@ -86,7 +86,7 @@ function childPool(parent: IPPool, name: string, cidr: string): IPPool {
 }
 
 /**
- * `ipam split` (spec/cli.md §6). Unlike calicoctl, every argument, the children's validity and
+ * `ipam split` (design/calico-callers.md#ipam-split). Unlike calicoctl, every argument, the children's validity and
  * their names are checked before the pool is touched; if creating a child fails, the children
  * made so far are deleted and the pool is re-enabled, so the command leaves no partial state.
  * Blocks and affinities stay where they are: each lies inside exactly one child.

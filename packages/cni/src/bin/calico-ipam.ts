@@ -15,7 +15,7 @@ const output = new PluginOutput();
 async function main(): Promise<{ stdout: string; code: number }> {
   if (process.argv.includes('-v')) return { stdout: `ipamkit calico-ipam ${__CALICO_IPAM_VERSION__}\n`, code: 0 };
   let stdin = '';
-  // VERSION does not read stdin (spec/cni.md §2.2); everything else does, synchronously: one read.
+  // VERSION does not read stdin (design/calico-callers.md#cni-environment); everything else does, synchronously: one read.
   if (process.env.CNI_COMMAND !== 'VERSION' && (process.env.CNI_COMMAND ?? '') !== '') {
     try {
       stdin = readFileSync(0, 'utf8');

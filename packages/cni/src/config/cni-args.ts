@@ -2,7 +2,7 @@ import { canonicalAddress } from '@ipamkit/models';
 import { CniEnvironmentError } from '../errors.js';
 import { echoInput, INPUT_LIMITS, requireMaxLength } from './input-limits.js';
 
-/** The CNI_ARGS keys calico-ipam understands (spec/cni.md §5). */
+/** The CNI_ARGS keys calico-ipam understands (design/calico-callers.md#cni_args-keys). */
 export interface CniArgs {
   ignoreUnknown: boolean;
   podNamespace: string;

@@ -3,7 +3,7 @@ import { echoInput, INPUT_LIMITS, requireMaxLength } from './input-limits.js';
 
 export type CniCommand = 'ADD' | 'DEL' | 'CHECK' | 'VERSION' | 'STATUS' | 'GC';
 
-/** The CNI_* environment, validated as the Go skeleton does (spec/cni.md §2.2). */
+/** The CNI_* environment, validated as the Go skeleton does (design/calico-callers.md#cni-environment). */
 export interface CniEnv {
   command: CniCommand;
   containerId: string;

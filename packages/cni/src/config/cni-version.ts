@@ -41,7 +41,7 @@ export function negotiateVersion(cniVersion: string | undefined, cniVersions: re
   return effective;
 }
 
-/** CHECK needs 0.4.0, STATUS and GC need 1.1.0 (spec/cni.md §3). */
+/** CHECK needs 0.4.0, STATUS and GC need 1.1.0 (design/calico-callers.md#cni-versions). */
 export function requireVersionFor(verb: 'CHECK' | 'STATUS' | 'GC', version: CniVersion): void {
   const minimum = verb === 'CHECK' ? '0.4.0' : '1.1.0';
   if (compareVersions(version, minimum) < 0) throw new IncompatibleVersionError(`config version does not allow ${verb}`);

@@ -28,7 +28,7 @@ export interface Attachment {
   ifname: string;
 }
 
-/** The network config as calico-ipam reads it (spec/cni.md §4), plus ipamkit's sqlite keys. */
+/** The network config as calico-ipam reads it (design/calico-callers.md#network-config), plus ipamkit's sqlite keys. */
 export interface NetConf {
   cniVersion: CniVersion;
   name: string;

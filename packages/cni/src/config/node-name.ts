@@ -6,7 +6,7 @@ import type { NetConf } from './net-config.js';
 export const DEFAULT_NODENAME_FILE = '/var/lib/calico/nodename';
 
 /**
- * The node name, first match wins (spec/cni.md §6): `nodename`, the nodename file, `hostname`, the
+ * The node name, first match wins (design/calico-callers.md#node-name): `nodename`, the nodename file, `hostname`, the
  * OS host name. Unlike Calico we trim the file's content: a trailing newline written by `echo`
  * would otherwise become part of the node name and silently create a second "node".
  */

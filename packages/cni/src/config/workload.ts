@@ -3,7 +3,7 @@ import { NetworkConfigError } from '../errors.js';
 import type { CniArgs } from './cni-args.js';
 import { echoInput } from './input-limits.js';
 
-/** Who an invocation is for (spec/cni.md §7). */
+/** Who an invocation is for (design/calico-callers.md#identifiers). */
 export interface Workload {
   orchestrator: 'k8s' | 'cni';
   namespace: string;

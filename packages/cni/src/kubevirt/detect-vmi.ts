@@ -3,7 +3,7 @@ import type { Workload } from '../config/workload.js';
 import { AllocationError } from '../errors.js';
 import type { KubeReader, OwnerReference } from '../kube/kube-reader.js';
 
-/** A KubeVirt VM's launcher pod, as spec/cni.md §16.1 detects it. */
+/** A KubeVirt VM's launcher pod, as design/calico-callers.md#kubevirt detects it. */
 export interface VmiInfo {
   namespace: string;
   name: string;

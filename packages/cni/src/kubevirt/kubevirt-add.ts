@@ -6,7 +6,7 @@ import type { KubevirtPlan } from './kubevirt-plan.js';
 const text = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
- * ADD with persistence, reuse step (spec/cni.md §16.2): when the VM handle already holds
+ * ADD with persistence, reuse step (design/calico-callers.md#kubevirt): when the VM handle already holds
  * addresses, record this pod as their active owner (source) or alternate owner (migration target)
  * and answer with them. Undefined means "allocate normally under the VM handle".
  */

@@ -10,7 +10,7 @@ const isOwner = (attrs: Record<string, string>, w: Workload): boolean => attrs.p
 const empty = (attrs: Record<string, string>): boolean => Object.keys(attrs).length === 0;
 
 /**
- * DEL with persistence (spec/cni.md §16.3): clear this pod from the owners of the VM's addresses,
+ * DEL with persistence (design/calico-callers.md#kubevirt): clear this pod from the owners of the VM's addresses,
  * and release them only when the VM (or VMI) is being deleted and no owner is left. Unlike Calico,
  * a VM handle that no longer exists is success (there is nothing to keep or release).
  */

@@ -11,7 +11,7 @@ export interface KubevirtPlan {
   handleId: string;
 }
 
-/** Persistence is on unless IPAMConfig says exactly `Disabled`; a read error means on (spec/cni.md §9.1 step 7). */
+/** Persistence is on unless IPAMConfig says exactly `Disabled`; a read error means on (design/calico-callers.md#add step 7). */
 export async function kubevirtPlan(ds: Datastore, network: string, workload: Workload, vmi: VmiInfo): Promise<KubevirtPlan> {
   let persistence = true;
   try {
@@ -28,7 +28,7 @@ export function rejectMigrationWithoutPersistence(plan: KubevirtPlan): void {
   }
 }
 
-/** The KubeVirt attributes of spec/cni.md §11, added to the pod ones when persistence is on. */
+/** The KubeVirt attributes of design/calico-callers.md#allocation-attributes-written, added to the pod ones when persistence is on. */
 export function kubevirtAttributes(plan: KubevirtPlan, base: Record<string, string>): Record<string, string> {
   if (!plan.persistence) return base;
   const attrs: Record<string, string> = { ...base, 'vmi-name': plan.vmi.name, 'vmi-uid': plan.vmi.uid };

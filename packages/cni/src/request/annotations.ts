@@ -2,7 +2,7 @@ import { canonicalAddress, ipVersionOfAddress } from '@ipamkit/models';
 import { echoInput, INPUT_LIMITS, requireMaxLength } from '../config/input-limits.js';
 import { NetworkConfigError } from '../errors.js';
 
-/** Calico's pod/namespace annotations (spec/cni.md §10). */
+/** Calico's pod/namespace annotations (design/calico-callers.md#annotations). */
 export const ANNOTATIONS = {
   ipv4Pools: 'cni.projectcalico.org/ipv4pools',
   ipv6Pools: 'cni.projectcalico.org/ipv6pools',

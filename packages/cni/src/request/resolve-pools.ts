@@ -2,7 +2,7 @@ import { canonicalCidr, ipVersionOfCidr, type IPPool, type IPVersion } from '@ip
 import { NetworkConfigError } from '../errors.js';
 
 /**
- * ResolvePools (spec/cni.md §9.2): each entry is a CIDR (normalised to its network) or a pool
+ * ResolvePools (design/calico-callers.md#pool-resolution): each entry is a CIDR (normalised to its network) or a pool
  * name; the family must match the list. Pools are listed lazily, at most once.
  */
 export async function resolvePools(entries: readonly string[], version: IPVersion, listPools: () => Promise<IPPool[]>): Promise<string[]> {

@@ -19,7 +19,7 @@ function sortKeys(value: unknown): unknown {
 }
 
 /**
- * Renders the result as the Go library does (spec/cni.md §2.4): 0.3.x/0.4.0 carry `version` per
+ * Renders the result as the Go library does (design/calico-callers.md#cni-results): 0.3.x/0.4.0 carry `version` per
  * IP and an always-present empty `dns`; 1.x sorts keys and drops empty `dns`. Indented by four
  * spaces, no trailing newline.
  */

@@ -72,7 +72,7 @@ export class Invocation {
     return this.client;
   }
 
-  /** A pod/namespace reader when Kubernetes access is configured (spec/cni.md §8), else undefined. */
+  /** A pod/namespace reader when Kubernetes access is configured (design/calico-callers.md#datastore-client), else undefined. */
   kubeReader(): KubeReader | undefined {
     if (this.kube === undefined) {
       const { kubernetes, policy } = this.conf;

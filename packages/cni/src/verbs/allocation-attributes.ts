@@ -1,13 +1,13 @@
 import type { Workload } from '../config/workload.js';
 
-/** Go's default time format, as Calico writes the `timestamp` attribute (spec/cni.md §11). */
+/** Go's default time format, as Calico writes the `timestamp` attribute (design/calico-callers.md#allocation-attributes-written). */
 export function goTimestamp(now: Date): string {
   const iso = now.toISOString(); // 2025-01-02T03:04:05.123Z
   const fraction = iso.slice(20, 23).replace(/0+$/, '');
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction === '' ? '' : `.${fraction}`} +0000 UTC`;
 }
 
-/** The active-owner attributes of each allocation (spec/cni.md §11). */
+/** The active-owner attributes of each allocation (design/calico-callers.md#allocation-attributes-written). */
 export function allocationAttributes(node: string, workload: Workload, now: Date): Record<string, string> {
   const attrs: Record<string, string> = { node, timestamp: goTimestamp(now) };
   if (workload.orchestrator === 'k8s') {

@@ -25,7 +25,7 @@ function releaseOptionFor(blocks: readonly AllocationBlock[], handle: string, ip
   return sequenceNumber === undefined ? { address: ip, handle } : { address: ip, handle, sequenceNumber };
 }
 
-/** Gives back what this call allocated; failures are only logged (spec/cni.md §13). */
+/** Gives back what this call allocated; failures are only logged (design/calico-callers.md#dual-stack). */
 async function rollback(inv: Invocation, ipam: IpamClient, handleId: string, addresses: readonly string[]): Promise<void> {
   if (addresses.length === 0) return;
   try {
@@ -90,7 +90,7 @@ async function assignAuto(
       ),
     );
   } catch (err) {
-    // Unlike Calico (spec/cni.md §20), a failure of either family gives back what the other got.
+    // Unlike Calico (design/calico-callers.md#cni-quirks), a failure of either family gives back what the other got.
     const partial = partialAutoAssignResult(err);
     await rollback(inv, ipam, req.handleId, [...(partial?.ipv4?.ips ?? []), ...(partial?.ipv6?.ips ?? [])]);
     throw err;
@@ -107,7 +107,7 @@ async function assignAuto(
   return [...(got.ipv4?.ips.slice(0, req.num4) ?? []), ...(got.ipv6?.ips.slice(0, req.num6) ?? [])];
 }
 
-/** KubeVirt detection (spec/cni.md §16.1); its errors keep their code under Calico's prefix. */
+/** KubeVirt detection (design/calico-callers.md#kubevirt); its errors keep their code under Calico's prefix. */
 async function kubevirt(inv: Invocation, workload: Workload): Promise<KubevirtPlan | undefined> {
   let detection;
   try {
@@ -123,7 +123,7 @@ async function kubevirt(inv: Invocation, workload: Workload): Promise<KubevirtPl
   return plan;
 }
 
-/** ADD (spec/cni.md §9, with this package's differences in design/cni.md). Returns stdout. */
+/** ADD (design/calico-callers.md#add, with this package's differences in design/cni.md). Returns stdout. */
 export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs): Promise<string> {
   const plan = await kubevirt(inv, workload);
   const handleId = plan?.handleId ?? workload.handleId;

@@ -23,7 +23,7 @@ export function prevResultAddresses(prev: Record<string, unknown> | undefined): 
 
 /**
  * CHECK: the handle must still own exactly the addresses of prevResult (Calico's CHECK does
- * nothing, spec/cni.md §20.1). Read-only.
+ * nothing, design/calico-callers.md#cni-quirks). Read-only.
  */
 export async function cmdCheck(inv: Invocation, workload: Workload): Promise<string> {
   const expected = new Set(prevResultAddresses(inv.conf.prevResult));

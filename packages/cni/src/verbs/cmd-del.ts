@@ -9,7 +9,7 @@ import { ALLOCATION_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
 import type { Invocation } from '../runtime/invocation.js';
 
 /**
- * DEL (spec/cni.md §15): release by handle, then by workload ID (allocations of old plugins and of
+ * DEL (design/calico-callers.md#del): release by handle, then by workload ID (allocations of old plugins and of
  * an earlier container of the same pod). "Already gone" is success; anything else (an unreachable
  * datastore) fails so that the runtime retries.
  */
@@ -21,7 +21,7 @@ export async function cmdDel(inv: Invocation, workload: Workload): Promise<strin
     const cni = toCniError(err);
     throw new CniError(cni.code, `failed to get VMI info: ${cni.message}`, '', { cause: err });
   }
-  // A vanished launcher pod: Calico returns success without releasing (the GC reclaims, spec/cni.md §15).
+  // A vanished launcher pod: Calico returns success without releasing (the GC reclaims, design/calico-callers.md#del).
   if (detection.kind === 'podGone') {
     inv.log.info(`pod ${workload.namespace}/${workload.pod} no longer exists: nothing released`);
     return '';

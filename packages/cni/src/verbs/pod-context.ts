@@ -18,7 +18,7 @@ function message(err: unknown): string {
  * Reads the pod's and namespace's annotations and labels when the pod is a Kubernetes pod,
  * `policy.type` is `k8s` and Kubernetes access is configured (Calico's main plugin does this; we
  * have none, design/cni.md "Annotations"). The namespace is also read, for its labels, when a
- * kubeconfig is configured (spec/cni.md §9.3 step 4).
+ * kubeconfig is configured (design/calico-callers.md#auto-assign-path step 4).
  */
 export async function lookupPodContext(inv: Invocation, workload: Workload): Promise<PodContext> {
   const k8sPolicy = inv.conf.policy.type === 'k8s';

@@ -32,7 +32,7 @@ export interface BinResult {
   stderr: string;
 }
 
-/** The environment a runtime gives a plugin, minus NODE_EXTRA_CA_CERTS (+40 ms per start, toolchain.md G1). */
+/** The environment a runtime gives a plugin, minus NODE_EXTRA_CA_CERTS (+40 ms per start, design/toolchain.md#node-startup). */
 export function pluginEnv(cni: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...cni };
   delete env.NODE_EXTRA_CA_CERTS;

@@ -2,12 +2,14 @@ import { parseArgs } from 'node:util';
 import { runDesignSync } from './run-design-sync.js';
 
 export const USAGE = `Usage: ipamkit-design-sync [--base <rev>] [--head <rev>] [--main-branch main]
-                           [--readme design/README.md] [--skip-codeowners]
+                           [--readme design/README.md] [--skip-codeowners] [--skip-citations]
                            [--write-codeowners [--owner-template '@ipamkit/{package}']]
 
 Fails when the commit range changes files under a package's "applies to" glob (design/README.md)
 without touching that package's design doc, unless a commit trailer or a changeset declares
-"Design-Sync-Exempt: bug-fix | refactor | comments | deps". Also checks .github/CODEOWNERS.
+"Design-Sync-Exempt: bug-fix | refactor | comments | deps". Also checks .github/CODEOWNERS, and
+that every path cited in comments and docs (design/…, packages/…, with #anchors) exists and that
+nothing cites a document outside the repository.
 The range defaults to $NX_BASE..$NX_HEAD when set (as for nx affected), else the merge-base with the
 main branch, or HEAD~1..HEAD on the main branch itself.`;
 
@@ -28,6 +30,7 @@ export function runDesignSyncCommand(
         'main-branch': { type: 'string' },
         readme: { type: 'string' },
         'skip-codeowners': { type: 'boolean' },
+        'skip-citations': { type: 'boolean' },
         'write-codeowners': { type: 'boolean' },
         'owner-template': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -50,6 +53,7 @@ export function runDesignSyncCommand(
     readme: values.readme,
     codeowners: values['write-codeowners'] === true ? 'write' : values['skip-codeowners'] === true ? 'skip' : 'check',
     ownerTemplate: values['owner-template'],
+    citations: values['skip-citations'] === true ? 'skip' : 'check',
   });
   const sink = report.exitCode === 0 ? io.out : io.err;
   for (const line of report.lines) sink(line);

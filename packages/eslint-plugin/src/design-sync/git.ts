@@ -69,6 +69,11 @@ export class Git {
       });
   }
 
+  /** Every file of the working tree git would commit: tracked ones plus untracked, unignored ones. */
+  workingTreeFiles(): string[] {
+    return this.run(['ls-files', '-z', '--cached', '--others', '--exclude-standard']).split('\0').filter(Boolean);
+  }
+
   /** A file's content at a revision, or undefined when it does not exist there. */
   show(rev: string, path: string): string | undefined {
     try {

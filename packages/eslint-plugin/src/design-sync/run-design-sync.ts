@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DesignSyncError } from '../errors.js';
+import { checkCitations } from './citations/check-citations.js';
 import { checkDesignSync, type PackageVerdict, type RangeCommit } from './check-design-sync.js';
 import { CODEOWNERS_PATH, DEFAULT_OWNER_TEMPLATE, generateCodeowners, missingOwners } from './codeowners.js';
 import { type DesignEntry, parseDesignTable } from './design-table.js';
@@ -18,9 +19,11 @@ export interface DesignSyncOptions {
   readme?: string | undefined;
   codeowners?: 'check' | 'skip' | 'write' | undefined;
   ownerTemplate?: string | undefined;
+  /** Whether cited repository paths, anchors and outside documents are checked (default 'check'). */
+  citations?: 'check' | 'skip' | undefined;
 }
 
-/** 0: in sync; 1: a package or CODEOWNERS is out of sync; 2: the check could not run. */
+/** 0: in sync; 1: a package, CODEOWNERS or a citation is out of sync; 2: the check could not run. */
 export interface DesignSyncReport {
   exitCode: 0 | 1 | 2;
   lines: string[];
@@ -48,7 +51,8 @@ export function runDesignSync(options: DesignSyncOptions): DesignSyncReport {
 
     const rangeOk = checkRange(git, entries, options, lines);
     const ownersOk = options.codeowners === 'skip' ? true : checkOwners(root, entries, lines);
-    return { exitCode: rangeOk && ownersOk ? 0 : 1, lines };
+    const citationsOk = options.citations === 'skip' ? true : checkTreeCitations(git, root, lines);
+    return { exitCode: rangeOk && ownersOk && citationsOk ? 0 : 1, lines };
   } catch (error) {
     if (!(error instanceof DesignSyncError)) throw error;
     return { exitCode: 2, lines: [...lines, `design-sync: ${error.message}`] };
@@ -118,4 +122,11 @@ function checkOwners(root: string, entries: DesignEntry[], lines: string[]): boo
   for (const m of missing) lines.push(`  FAIL  ${CODEOWNERS_PATH} has no owner line for /${m.path} (package ${m.package})`);
   if (missing.length === 0) lines.push(`  ok    ${CODEOWNERS_PATH} covers all ${entries.length} packages`);
   return missing.length === 0;
+}
+
+function checkTreeCitations(git: Git, root: string, lines: string[]): boolean {
+  const problems = checkCitations(root, git.workingTreeFiles());
+  for (const p of problems) lines.push(`  FAIL  ${p.file}:${String(p.line)}: ${p.message}`);
+  if (problems.length === 0) lines.push('  ok    every cited path, anchor and document is in the repository');
+  return problems.length === 0;
 }

@@ -21,7 +21,7 @@ const CALLER_DEPS = ['models', 'ipam-core', 'ipam-datastore'];
 /** The Kubernetes controllers also build on the shared controller runtime (design/kube-runtime.md). */
 const CONTROLLER_DEPS = [...CALLER_DEPS, 'kube-runtime'];
 
-/** The layer table of ARCHITECTURE.md "Layers". */
+/** The layer table of design/architecture.md#layers. */
 export const DEFAULT_LAYERS: Record<string, LayerEntry> = {
   models: { src: [] },
   'ipam-datastore': { src: ['models'], tests: ['test-utils'] },
@@ -61,8 +61,8 @@ export const layering = createRule<[LayeringOptions], MessageIds>({
     type: 'problem',
     defaultOptions: [{}],
     docs: {
-      description: 'Enforce the package layering of ARCHITECTURE.md',
-      rubric: 'ARCHITECTURE.md "Layers"; design/README.md layering paragraph',
+      description: 'Enforce the package layering of design/architecture.md#layers',
+      rubric: 'design/architecture.md#layers; design/README.md layering paragraph',
     },
     messages: {
       forbiddenImport:

@@ -23,7 +23,7 @@ export const noKubernetesClientOutsideDatastore = createRule<[NoKubernetesClient
     defaultOptions: [{}],
     docs: {
       description: 'Disallow importing the Kubernetes client outside the Kubernetes datastore backend',
-      rubric: 'ARCHITECTURE.md "Layers"; design/README.md layering paragraph',
+      rubric: 'design/architecture.md#layers; design/README.md layering paragraph',
     },
     messages: {
       kubernetesClient:

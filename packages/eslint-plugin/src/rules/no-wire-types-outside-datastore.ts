@@ -33,7 +33,7 @@ export const noWireTypesOutsideDatastore = createRule<[NoWireTypesOptions], Mess
     defaultOptions: [{}],
     docs: {
       description: 'Disallow using the wire codecs outside models and the datastore backends',
-      rubric: 'ARCHITECTURE.md "Layers"; design/README.md layering paragraph',
+      rubric: 'design/architecture.md#layers; design/README.md layering paragraph',
     },
     messages: {
       wireName:

@@ -51,7 +51,7 @@ export const requireSoftDeleteFilter = createRule<[RequireSoftDeleteFilterOption
     defaultOptions: [{}],
     docs: {
       description: 'Require reads of blocks, affinities and handles in the Kubernetes backend to drop soft-deleted objects',
-      rubric: 'ARCHITECTURE.md "Datastore contract": soft-deleted rows are invisible to every reader',
+      rubric: 'design/architecture.md#datastore-contract: soft-deleted rows are invisible to every reader',
     },
     messages: {
       unfilteredList: 'This list of `{{plural}}` can contain soft-deleted objects: pass its items through `{{helpers}}`.',

@@ -5,7 +5,7 @@ export const DOCS_BASE_URL = 'https://example.invalid/ipamkit/blob/main/packages
 
 /** Extra `meta.docs` fields our rules carry (typescript-eslint's plugin does the same). */
 export interface IpamkitRuleDocs {
-  /** The design/README.md rubric entry (or ARCHITECTURE.md section) the rule enforces. */
+  /** The design/README.md rubric entry (or design/architecture.md#layers section) the rule enforces. */
   rubric: string;
 }
 

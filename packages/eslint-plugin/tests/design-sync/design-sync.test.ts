@@ -37,8 +37,9 @@ afterEach(() => {
   repo.remove();
 });
 
+/** The range check alone; citations have their own tests (citations.test.ts). */
 function check(options: { base?: string; head?: string } = {}) {
-  return runDesignSync({ cwd: repo.dir, ...options });
+  return runDesignSync({ cwd: repo.dir, citations: 'skip', ...options });
 }
 
 describe('design sync on a branch (range = merge-base with main)', () => {
@@ -202,7 +203,7 @@ describe('design sync on main and with explicit ranges', () => {
     const fresh = GitFixture.create();
     try {
       fresh.write({ 'design/README.md': README });
-      expect(runDesignSync({ cwd: fresh.dir, codeowners: 'skip' })).toEqual({
+      expect(runDesignSync({ cwd: fresh.dir, codeowners: 'skip', citations: 'skip' })).toEqual({
         exitCode: 0,
         lines: ['design-sync: nothing to check (the repository has no commits yet)'],
       });

@@ -1,5 +1,5 @@
 /**
- * What the collector reads about the cluster (spec/gc.md §3), as projections: per pod only the
+ * What the collector reads about the cluster (design/calico-callers.md#gc-inputs), as projections: per pod only the
  * fields validity needs, never whole objects, so memory stays bounded at cluster scale. Two
  * implementations: MemoryClusterView (tests, simulator) and the informer-backed one under
  * `cluster-view/kubernetes/`.

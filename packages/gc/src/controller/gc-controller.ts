@@ -23,7 +23,7 @@ export interface GcControllerOptions {
   readonly ipam?: IpamClient;
   /** Drives grace periods and cooldowns; default the system clock. */
   readonly clock?: Clock;
-  /** `LeakGracePeriod` in ms; default 15 min; `null` is Calico's unset value (spec/gc.md §2). */
+  /** `LeakGracePeriod` in ms; default 15 min; `null` is Calico's unset value (design/calico-callers.md#gc-configuration). */
   readonly leakGracePeriodMs?: number | null;
   /**
    * Where Calico nodes come from: `cluster-view` (Kubernetes datastore semantics: the Calico node is
@@ -46,7 +46,7 @@ export interface GcControllerOptions {
 }
 
 /**
- * The IPAM garbage collector (spec/gc.md §4): one serial loop owns every map. Datastore inputs and
+ * The IPAM garbage collector (design/calico-callers.md#gc-loop): one serial loop owns every map. Datastore inputs and
  * cluster delete notifications are batched, each batch kicks a pass, passes are dirty-only except
  * when a node was deleted or the period ticked, and a pass that leaves work behind is retried with
  * backoff.
@@ -180,7 +180,7 @@ export class GcController {
     });
   }
 
-  /** ClusterInformation `datastoreReady` (spec/gc.md §4.4.1): while false, passes are skipped. */
+  /** ClusterInformation `datastoreReady` (design/calico-callers.md#gc-loop): while false, passes are skipped. */
   async setDatastoreReady(ready: boolean): Promise<void> {
     await this.exclusive(() => {
       this.state.datastoreReady = ready;
@@ -194,7 +194,7 @@ export class GcController {
     await this.chain.catch(() => undefined);
   }
 
-  /** Cross-checks every map, serialized with the loop (spec/gc.md §7). */
+  /** Cross-checks every map, serialized with the loop (design/calico-callers.md#gc-invariants). */
   async assertConsistentState(options: ConsistencyOptions = {}): Promise<void> {
     await this.exclusive(() => assertConsistentState(this.state, options));
   }

@@ -39,7 +39,7 @@ function deletePool(state: GcState, metrics: GcMetrics | undefined, name: string
   metrics?.onPoolDeleted(name);
 }
 
-/** Applies one input to the maps (spec/gc.md §6). Only called from the controller's serial loop. */
+/** Applies one input to the maps (design/calico-callers.md#ingesting-updates). Only called from the controller's serial loop. */
 export function applyInput(state: GcState, metrics: GcMetrics | undefined, input: GcInput): void {
   switch (input.kind) {
     case 'blocks': {

@@ -1,7 +1,7 @@
 import { RETRY_BASE_MS, RETRY_BUCKET_BURST, RETRY_BUCKET_RATE_PER_S, RETRY_MAX_MS } from '../constants.js';
 
 /**
- * Backoff for failed passes (spec/gc.md §4.5): the larger of an exponential delay (5 ms doubling
+ * Backoff for failed passes (design/calico-callers.md#gc-loop): the larger of an exponential delay (5 ms doubling
  * to 30 s) and a token bucket (10/s, burst 100). At most one retry is pending; success resets the
  * exponent.
  */

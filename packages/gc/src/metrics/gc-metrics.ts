@@ -11,7 +11,7 @@ function bump(map: Map<string, number>, key: string, by = 1): void {
 }
 
 /**
- * Calico's GC metrics, names and labels kept (spec/gc.md §16). Calico registers one vector per pool
+ * Calico's GC metrics, names and labels kept (design/calico-callers.md#gc-metrics). Calico registers one vector per pool
  * with a constant `ippool` label; one vector with an `ippool` label exposes the same series, and
  * registering once makes a pool whose CIDR does not parse harmless (Calico panics on it).
  * Gauges are recomputed from the maps, never incremented; only reclamations count up.
@@ -85,7 +85,7 @@ export class GcMetrics {
     }
   }
 
-  /** Recomputes every gauge from the maps (spec/gc.md §16 "Recompute"). */
+  /** Recomputes every gauge from the maps (design/calico-callers.md#gc-metrics "Recompute"). */
   update(state: GcState, knownNodes: Iterable<string>): void {
     const seed = [...knownNodes];
     for (const g of [this.inUse, this.borrowed, this.blocks, this.candidates, this.perNode, this.borrowedPerNode, this.blocksPerNode]) g.reset();

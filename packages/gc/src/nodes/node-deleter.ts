@@ -3,7 +3,7 @@ import type { ClusterView } from '../cluster-view/cluster-view.js';
 import { kubernetesNameOf } from './node-resolver.js';
 
 /**
- * etcd mode only (spec/gc.md §15.4): deletes Calico nodes whose `k8s` orchestrator reference names
+ * etcd mode only (design/calico-callers.md#node-deletion): deletes Calico nodes whose `k8s` orchestrator reference names
  * a Kubernetes node that no longer exists, so their tunnel addresses and affinities can go. Nodes
  * with no such reference are left alone. Returns the names deleted.
  */

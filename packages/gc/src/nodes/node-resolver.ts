@@ -3,7 +3,7 @@ import type { ClusterView } from '../cluster-view/cluster-view.js';
 import { KUBERNETES_ORCHESTRATOR } from '../constants.js';
 import type { GcState } from '../state/gc-state.js';
 
-/** How a Calico node name maps to a Kubernetes node (spec/gc.md §9.1). */
+/** How a Calico node name maps to a Kubernetes node (design/calico-callers.md#leak-classification). */
 export type NodeResolution = { readonly knode: string } | { readonly error: 'not-kubernetes' | 'lookup-failed' };
 
 export interface NodeResolver {

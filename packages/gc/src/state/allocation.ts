@@ -10,14 +10,14 @@ function isTunnelHandleOf(handle: string, node: string): boolean {
   return parseTunnelHandleId(handle)?.node === node;
 }
 
-/** The identity of an allocation across block versions: handle and address (spec/gc.md §5.1). */
+/** The identity of an allocation across block versions: handle and address (design/calico-callers.md#gc-state). */
 export function allocationId(handle: string, ip: string): string {
   return `${handle}/${ip}`;
 }
 
 /**
  * One tracked allocation: an ordinal of a block that carries a handle. Its leak state (candidate
- * time, confirmed flag) changes only through the three transitions of spec/gc.md §11.1.
+ * time, confirmed flag) changes only through the three transitions of design/calico-callers.md#leak-classification
  */
 export class Allocation {
   readonly id: string;

@@ -6,7 +6,7 @@ import type { GcState } from './gc-state.js';
 export interface ConsistencyOptions {
   /**
    * Also assert C8 (every node with allocations owns a block). It holds in test fixtures but not in
-   * production, where a node may hold only borrowed addresses (spec/gc.md §7).
+   * production, where a node may hold only borrowed addresses (design/calico-callers.md#gc-invariants).
    */
   readonly fixtureInvariants?: boolean;
 }

@@ -45,7 +45,7 @@ function sameAttrs(a: Readonly<Record<string, string>>, b: Readonly<Record<strin
 }
 
 /**
- * Every map of the collector (spec/gc.md §5.2), changed only here (rubric 2, lint rule
+ * Every map of the collector (design/calico-callers.md#gc-state), changed only here (rubric 2, lint rule
  * `gc-state-through-tracker`). Allocations enter and leave through `assignAllocation` /
  * `releaseAllocation` and blocks leave through `forgetBlock`, so no path can update one map and
  * skip another; `assertConsistentState` checks the result.
@@ -220,10 +220,10 @@ export class GcState {
 
   // ---- blocks ------------------------------------------------------------------------------
 
-  /** Spec/gc.md §6.1, in its order; `nowMs` stamps nothing here (the empty timer is §14's). */
+  /** design/calico-callers.md#ingesting-updates, in Calico's order; `nowMs` stamps nothing here (the empty timer is design/calico-callers.md#empty-block-release's). */
   onBlockUpdated(block: Block): void {
     const cidr = block.cidr;
-    // 1. Affinity; a host→host change drops the old mapping first (§21).
+    // 1. Affinity; a host→host change drops the old mapping first (design/calico-callers.md#gc-edge-cases).
     const host = block.affinity?.type === 'host' ? block.affinity.host : '';
     const previous = this.nodeOfBlock.get(cidr);
     if (previous !== undefined && previous !== host) {
@@ -297,7 +297,7 @@ export class GcState {
     this.resurrect(a);
   }
 
-  /** Spec/gc.md §6.2: a deleted block, or one whose affinity the collector released. */
+  /** design/calico-callers.md#ingesting-updates: a deleted block, or one whose affinity the collector released. */
   forgetBlock(cidr: string): void {
     for (const a of [...(this.byBlock.get(cidr)?.values() ?? [])]) this.releaseAllocation(a);
     this.byBlock.delete(cidr);
@@ -313,7 +313,7 @@ export class GcState {
   }
 
   /**
-   * The two-observation rule of §14: the first call starts the timer, later calls say whether
+   * The two-observation rule of design/calico-callers.md#empty-block-release: the first call starts the timer, later calls say whether
    * strictly more than `graceMs` has passed. No grace (unset or zero) disables block release.
    */
   markBlockEmpty(cidr: string, nowMs: number, graceMs: number | undefined): boolean {

@@ -8,9 +8,9 @@ interface KnownPool {
 }
 
 /**
- * Pool ↔ block association (spec/gc.md §6.4). Unlike Calico, which takes the first covering pool
+ * Pool ↔ block association (design/calico-callers.md#ingesting-updates). Unlike Calico, which takes the first covering pool
  * in map order, a block goes to the narrowest covering pool, then the first by name, so overlapping
- * pools give the same answer every run (§21).
+ * pools give the same answer every run (design/calico-callers.md#gc-edge-cases).
  */
 export class PoolManager {
   private readonly pools = new Map<string, KnownPool>();

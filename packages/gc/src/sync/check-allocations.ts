@@ -11,14 +11,14 @@ function kubernetesNodeExists(deps: SyncDeps, knode: string): boolean {
   }
 }
 
-/** The grace a live node's allocation gets (§11.2); undefined = leave it alone. */
+/** The grace a live node's allocation gets (design/calico-callers.md#leak-classification); undefined = leave it alone. */
 function graceFor(deps: SyncDeps, a: Allocation): number | undefined {
   const lgp = deps.settings.leakGracePeriodMs;
   if (a.isVMAllocation()) return Math.max(deps.settings.vmGracePeriodMs, lgp ?? 0);
   return lgp;
 }
 
-/** The nodes a scan looks at: every node on a full scan, the dirty ones otherwise (§4.4). */
+/** The nodes a scan looks at: every node on a full scan, the dirty ones otherwise (design/calico-callers.md#gc-loop). */
 function nodesToCheck(deps: SyncDeps, full: boolean): string[] {
   const { state } = deps;
   if (!full) return [...state.dirtyNodes];
@@ -30,7 +30,7 @@ function nodesToCheck(deps: SyncDeps, full: boolean): string[] {
 }
 
 /**
- * Leak classification (spec/gc.md §9). Returns the Calico nodes that are gone and hold nothing
+ * Leak classification (design/calico-callers.md#leak-classification). Returns the Calico nodes that are gone and hold nothing
  * valid, for `releaseNodes`; those stay dirty until their cleanup succeeds.
  */
 export async function checkAllocations(deps: SyncDeps, full: boolean): Promise<string[]> {

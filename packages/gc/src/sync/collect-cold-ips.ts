@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError } from '@ipamkit/models';
 import type { SyncDeps } from './sync-deps.js';
 
 /**
- * Cold-IP GC (spec/gc.md §13): a released address stays in cooldown until some write to its block
+ * Cold-IP GC (design/calico-callers.md#cold-ip-gc): a released address stays in cooldown until some write to its block
  * frees it, so an idle block would keep it forever. Visits only blocks that hold a cooling
  * address whose cooldown has run out; costs nothing when none do. The IPAM config is read per pass
  * (not cached), and a failure to read it aborts the pass.

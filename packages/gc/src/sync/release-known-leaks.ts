@@ -7,7 +7,7 @@ import { isAllocationValid } from '../validity/allocation-validity.js';
 import type { SyncDeps } from './sync-deps.js';
 
 /**
- * The handle rule (spec/gc.md §12): a handle's addresses go only when every one the tracker knows
+ * The handle rule (design/calico-callers.md#releasing-confirmed-leaks): a handle's addresses go only when every one the tracker knows
  * is confirmed, so a dual-stack pod never loses one family while it still uses the other.
  */
 export function isHandleConfirmedLeak(deps: SyncDeps, handle: string): boolean {
@@ -26,7 +26,7 @@ export interface ReleaseOutcome {
 }
 
 /**
- * Releases confirmed leaks (spec/gc.md §12): each is re-validated immediately before the call (a
+ * Releases confirmed leaks (design/calico-callers.md#releasing-confirmed-leaks): each is re-validated immediately before the call (a
  * live read while its node still resolves), held back unless its whole handle is confirmed, and
  * released with the sequence number seen, at most `maxReleasesPerPass` per pass. A partial release
  * is a normal outcome: what was released leaves the maps, the rest rolls over to the next pass.

@@ -1,7 +1,7 @@
 import type { SyncDeps } from './sync-deps.js';
 
 /**
- * The last step for a deleted node (spec/gc.md §15): its host affinities and empty blocks, after
+ * The last step for a deleted node (design/calico-callers.md#node-deletion): its host affinities and empty blocks, after
  * its addresses went in the same pass. Each node succeeds or fails on its own, and a failing node
  * stays dirty for the retry; the dirty set never grows past the failing nodes (Calico #8643).
  */

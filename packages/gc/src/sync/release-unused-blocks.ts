@@ -1,7 +1,7 @@
 import { FLANNEL_MIGRATION_LABEL } from '../constants.js';
 import type { SyncDeps } from './sync-deps.js';
 
-/** A node mid-migration from Flannel keeps its blocks (spec/gc.md §14). Errors hold too. */
+/** A node mid-migration from Flannel keeps its blocks (design/calico-callers.md#empty-block-release). Errors hold too. */
 async function nodeIsBeingMigrated(deps: SyncDeps, node: string): Promise<boolean> {
   const resolution = await deps.resolver.resolve(node);
   if ('error' in resolution) return true;
@@ -15,7 +15,7 @@ async function nodeIsBeingMigrated(deps: SyncDeps, node: string): Promise<boolea
 }
 
 /**
- * Empty-block release (spec/gc.md §14): an affine block with no allocations goes once it has been
+ * Empty-block release (design/calico-callers.md#empty-block-release): an affine block with no allocations goes once it has been
  * seen empty twice, more than the grace period apart, with no use in between; never a node's last
  * block. The core's `mustBeEmpty` check is the backstop against a racing allocation.
  */

@@ -5,7 +5,7 @@ import type { NodeResolver } from '../nodes/node-resolver.js';
 import type { GcState } from '../state/gc-state.js';
 import type { Logger } from '@ipamkit/kube-runtime';
 
-/** Collector settings that shape a pass (spec/gc.md §2). */
+/** Collector settings that shape a pass (design/calico-callers.md#gc-configuration). */
 export interface GcSettings {
   /** `LeakGracePeriod`; undefined is Calico's nil (no candidates on live nodes, no block GC). */
   readonly leakGracePeriodMs: number | undefined;

@@ -30,7 +30,7 @@ async function timed<T>(deps: SyncDeps, step: string, run: () => Promise<T>): Pr
 }
 
 /**
- * One pass (spec/gc.md §8): classify, release confirmed leaks, collect cold addresses, release
+ * One pass (design/calico-callers.md#sync-pipeline): classify, release confirmed leaks, collect cold addresses, release
  * empty blocks, clean up deleted nodes. An error in the release or cold step skips the later steps.
  * Leftover work comes back as `workRemaining`, which the controller turns into a backoff retry.
  */

@@ -18,7 +18,7 @@ function sameAddress(a: string, b: string): boolean | undefined {
   }
 }
 
-/** Rows 6–11 of spec/gc.md §10: does the pod still account for this address? */
+/** Rows 6–11 of design/calico-callers.md#validity-check: does the pod still account for this address? */
 export function podAccountsFor(a: Allocation, pod: PodProjection): boolean {
   if (pod.nodeName !== '' && a.knode !== '' && pod.nodeName !== a.knode) return false;
   if (pod.ips.length === 0) return true;
@@ -35,7 +35,7 @@ export function podAccountsFor(a: Allocation, pod: PodProjection): boolean {
   return false;
 }
 
-/** Spec/gc.md §10.1: only a missing VM, with no standalone VMI, is evidence of a leak. */
+/** design/calico-callers.md#validity-check: only a missing VM, with no standalone VMI, is evidence of a leak. */
 export function isVMAllocationValid(a: Allocation, view: ClusterView): boolean {
   const namespace = a.attrs[ATTR_NAMESPACE] ?? '';
   const vmiName = a.attrs[ATTR_VMI_NAME] ?? '';
@@ -93,7 +93,7 @@ function cachedLookup(a: Allocation, view: ClusterView): PodLookup {
 }
 
 /**
- * Spec/gc.md §10 against the cache (the scan): `decideWithPod(a, cachedLookup(a, view))` without
+ * design/calico-callers.md#validity-check against the cache (the scan): `decideWithPod(a, cachedLookup(a, view))` without
  * a lookup object per allocation, as it runs for every allocation of a full scan.
  */
 export function isAllocationValidCached(a: Allocation, view: ClusterView): boolean {
@@ -109,7 +109,7 @@ export function isAllocationValidCached(a: Allocation, view: ClusterView): boole
 }
 
 /**
- * Spec/gc.md §10 for the final re-check before a release: a live read unless the allocation's
+ * design/calico-callers.md#validity-check for the final re-check before a release: a live read unless the allocation's
  * node no longer resolves (`preferCache`), as Calico does.
  */
 export async function isAllocationValid(a: Allocation, view: ClusterView, preferCache: boolean): Promise<boolean> {

@@ -14,7 +14,7 @@ export interface AssignInBlockArgs {
 }
 
 /**
- * Allocates one named address (spec/core.md §5.6). Throws AddressInUseError when the ordinal is
+ * Allocates one named address (design/calico-ipam.md#assigning-inside-a-block). Throws AddressInUseError when the ordinal is
  * allocated, host-reserved or in cooldown (the error carries the existing handle so AssignIP can
  * treat a same-handle repeat as success), AddressNotInBlockError, AffinityMismatchError, or
  * CorruptBlockError (a short allocations array: never allocated from).

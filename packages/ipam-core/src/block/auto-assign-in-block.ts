@@ -33,7 +33,7 @@ export interface AutoAssignInBlockResult {
 }
 
 /**
- * Takes up to `num` free addresses from the head of the FIFO (spec/core.md §5.5). Every taken
+ * Takes up to `num` free addresses from the head of the FIFO (design/calico-ipam.md#assigning-inside-a-block). Every taken
  * ordinal points at one shared attribute and is stamped with the block's current (pre-write)
  * `sequenceNumber`; the caller's write path then bumps the block number by one. Zero addresses
  * means the block is full (not an error); a block with a short allocations array always gives

@@ -1,6 +1,6 @@
 import { AlreadyExistsError, ConflictError, ValidationError } from '@ipamkit/models';
 
-/** An address or ordinal outside the block it was looked up in (spec/core.md §5.1). */
+/** An address or ordinal outside the block it was looked up in (design/calico-ipam.md#ordinals). */
 export class AddressNotInBlockError extends ValidationError {
   override name = 'AddressNotInBlockError';
   constructor(readonly address: string, readonly cidr: string) {
@@ -9,8 +9,8 @@ export class AddressNotInBlockError extends ValidationError {
 }
 
 /**
- * The block's affinity is not the caller's while strict affinity is on (spec/core.md §5.5 step 1,
- * §5.6 step 1). `actual` is undefined for an unaffine block.
+ * The block's affinity is not the caller's while strict affinity is on (design/calico-ipam.md#assigning-inside-a-block
+ * step 1, for the walk and for a named address). `actual` is undefined for an unaffine block.
  */
 export class AffinityMismatchError extends ValidationError {
   override name = 'AffinityMismatchError';
@@ -24,8 +24,8 @@ export class AffinityMismatchError extends ValidationError {
 }
 
 /**
- * AssignIP named an address that is allocated, host-reserved or in cooldown (spec/core.md §5.6
- * step 3). `existingHandleId` lets the caller apply the idempotent-KubeVirt rule of §9 step 5.2.
+ * AssignIP named an address that is allocated, host-reserved or in cooldown (design/calico-ipam.md#assigning-inside-a-block,
+ * a named address). `existingHandleId` lets the caller apply the idempotent-KubeVirt rule of design/calico-ipam.md#assignip.
  */
 export class AddressInUseError extends AlreadyExistsError {
   override name = 'AddressInUseError';

@@ -12,7 +12,7 @@ export function hostOwnsBlock(block: Pick<AllocationBlock, 'affinity'>, owner: B
 }
 
 /**
- * The strict-affinity check of spec/core.md §5.5/§5.6 step 1: with `requiredOwner` set, the block
+ * The strict-affinity check of design/calico-ipam.md#assigning-inside-a-block step 1: with `requiredOwner` set, the block
  * must be affine to exactly that owner. Throws AffinityMismatchError.
  */
 export function assertAffinity(block: AllocationBlock, requiredOwner: BlockOwner | undefined): void {

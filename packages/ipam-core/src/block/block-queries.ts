@@ -7,7 +7,7 @@ import { addressOf, blockRange, ordinalOf } from './ordinals.js';
 import { hasShortAllocations } from './short-block.js';
 
 /**
- * The emptiness rule (spec/core.md §5.9): true iff every allocation belongs to the Windows
+ * The emptiness rule (design/calico-ipam.md#predicates): true iff every allocation belongs to the Windows
  * host-reserved handle (compared case-insensitively). An ordinal in cooldown makes it non-empty.
  */
 export function isEmpty(block: AllocationBlock): boolean {
@@ -18,7 +18,7 @@ export function isEmpty(block: AllocationBlock): boolean {
 }
 
 /**
- * Free ordinals that can be handed out (spec/core.md §5.9 NumFreeAddresses): 0 when reservations
+ * Free ordinals that can be handed out (design/calico-ipam.md#predicates NumFreeAddresses): 0 when reservations
  * cover the whole block, the unreserved FIFO entries when they cover part of it.
  */
 export function numFree(block: AllocationBlock, reservations?: ReservationFilter): number {
@@ -86,7 +86,7 @@ export function addressState(block: AllocationBlock, ip: string): AddressState {
 }
 
 /**
- * The allocation's attribute for GetAssignmentAttributes (spec/core.md §5.9): a copy with the handle
+ * The allocation's attribute for GetAssignmentAttributes (design/calico-ipam.md#predicates): a copy with the handle
  * sanitized and no `releasedAt`. Throws NotFoundError when unassigned, IPInCooldownError in cooldown.
  */
 export function attributesFor(block: AllocationBlock, ip: string): AllocationAttribute {

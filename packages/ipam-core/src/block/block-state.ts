@@ -57,7 +57,7 @@ export function makeAttribute(handleId: string | undefined, attrs: Record<string
 
 /**
  * Index of an attribute equal to {handleId, attrs} with no alternate owner and no `releasedAt`,
- * appending one if none exists (spec/core.md §5.4). Mutates `block` (a private clone).
+ * appending one if none exists (design/calico-ipam.md#free-list-and-attributes). Mutates `block` (a private clone).
  */
 export function findOrAddAttribute(block: AllocationBlock, handleId: string | undefined, attrs: Record<string, string> | undefined): number {
   const index = block.attributes.findIndex(
@@ -73,7 +73,7 @@ export function findOrAddAttribute(block: AllocationBlock, handleId: string | un
 }
 
 /**
- * Drops attributes no allocation points at and renumbers `allocations` (spec/core.md §5.8 step 3).
+ * Drops attributes no allocation points at and renumbers `allocations` (design/calico-ipam.md#cooldown step 3).
  * Mutates `block` (a private clone); returns whether anything was dropped.
  */
 export function compactAttributes(block: AllocationBlock): boolean {

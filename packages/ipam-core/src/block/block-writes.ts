@@ -2,7 +2,7 @@ import type { AllocationBlock, BlockOwner } from '@ipamkit/models';
 import { cloneBlock, formatWholeSeconds } from './block-state.js';
 
 /**
- * The `updateBlock` step of spec/core.md §2: every library write of an existing block first adds
+ * The `updateBlock` step of design/calico-ipam.md#cross-cutting-mechanics: every library write of an existing block first adds
  * one to `sequenceNumber`. The pure operations never bump; the write path calls this once per
  * `update` (not for `create`).
  */
@@ -12,7 +12,7 @@ export function bumpSequenceNumber(block: AllocationBlock): AllocationBlock {
   return next;
 }
 
-/** Makes the block unaffine (releaseBlockAffinity on a non-empty block, spec/core.md §8.6 step 7). */
+/** Makes the block unaffine (releaseBlockAffinity on a non-empty block, design/calico-ipam.md#releasing-a-block-affinity step 7). */
 export function clearAffinity(block: AllocationBlock): AllocationBlock {
   const next = cloneBlock(block);
   delete next.affinity;

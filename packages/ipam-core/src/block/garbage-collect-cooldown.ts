@@ -16,7 +16,7 @@ function cooledDown(releasedAt: string, { cooldownSeconds, now }: CooldownArgs):
 }
 
 /**
- * In-place GC of a private clone (spec/core.md §5.8): frees every ordinal whose cooldown is over,
+ * In-place GC of a private clone (design/calico-ipam.md#cooldown): frees every ordinal whose cooldown is over,
  * in ascending ordinal order to the tail of the FIFO, deletes its per-ordinal sequence number, then
  * compacts attributes. Returns the freed ordinals and whether anything changed.
  */

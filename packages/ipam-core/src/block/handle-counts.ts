@@ -1,6 +1,6 @@
 import { MaxAllocReachedError, ValidationError, type IPAMHandle } from '@ipamkit/models';
 
-/** The per-handle cap was hit (spec/core.md §6, §17.3); carries the numbers the caller reports. */
+/** The per-handle cap was hit (design/calico-ipam.md); carries the numbers the caller reports. */
 export class HandleMaxAllocReachedError extends MaxAllocReachedError {
   override name = 'HandleMaxAllocReachedError';
   constructor(readonly handleId: string, readonly currentCount: number, readonly maxAlloc: number) {
@@ -13,7 +13,7 @@ export class HandleCountError extends ValidationError {
   override name = 'HandleCountError';
 }
 
-/** Block keys with a `:` are IPv6 (spec/core.md §6). */
+/** Block keys with a `:` are IPv6 (design/calico-ipam.md#handles). */
 export function handleCountForFamily(handle: Pick<IPAMHandle, 'block'>, version: 4 | 6): number {
   return Object.entries(handle.block)
     .filter(([cidr]) => cidr.includes(':') === (version === 6))

@@ -2,7 +2,7 @@
 export const WINDOWS_RESERVED_HANDLE = 'windows-reserved-ipam-handle';
 
 /**
- * Ordinals to pre-allocate at the start and end of a newly created block (spec/core.md §3.4, §5.2).
+ * Ordinals to pre-allocate at the start and end of a newly created block (design/calico-ipam.md).
  * CNI on Windows uses `{ startOfBlock: 3, endOfBlock: 1, handle: WINDOWS_RESERVED_HANDLE,
  * note: 'windows host rsvd' }` for IPv4.
  */

@@ -1,6 +1,6 @@
-// Pure block logic (spec/core.md §5). Every function returns new values and never mutates its
+// Pure block logic (design/calico-ipam.md#block-algorithms). Every function returns new values and never mutates its
 // input; none of them bumps the block `sequenceNumber` — the write path calls
-// `bumpSequenceNumber` once before each `update` (spec/core.md §2), and not before `create`.
+// `bumpSequenceNumber` once before each `update` (design/calico-ipam.md#cross-cutting-mechanics), and not before `create`.
 export {
   AddressInUseError,
   AddressNotInBlockError,

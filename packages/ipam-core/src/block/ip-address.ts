@@ -82,7 +82,7 @@ export function canonicalCidr(text: string): string {
   }
 }
 
-/** The block CIDR of `blockPrefixLength` that contains `ip` (spec/core.md §5.1). */
+/** The block CIDR of `blockPrefixLength` that contains `ip` (design/calico-ipam.md#ordinals). */
 export function blockCidrForAddress(ip: string, blockPrefixLength: number): string {
   try {
     return blockCidrFor(ip.trim(), blockPrefixLength);

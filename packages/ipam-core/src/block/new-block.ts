@@ -13,7 +13,7 @@ export interface NewBlockArgs {
   /** When the affinity was claimed; defaults to `now`. Ignored without `owner`. */
   claimTime?: Date | undefined;
   now: Date;
-  /** Ordinals to pre-allocate at both ends (Windows); see spec/core.md §5.2. */
+  /** Ordinals to pre-allocate at both ends (Windows); see design/calico-ipam.md#new-blocks */
   hostReserved?: HostReservedAttr | undefined;
 }
 
@@ -23,7 +23,7 @@ export function unixNanos(date: Date): bigint {
 }
 
 /**
- * A fresh block (spec/core.md §5.2): every ordinal free in ascending order, `sequenceNumber` seeded
+ * A fresh block (design/calico-ipam.md#new-blocks): every ordinal free in ascending order, `sequenceNumber` seeded
  * from `now` in Unix nanoseconds (so a deleted-and-recreated block never reuses old numbers), and
  * host-reserved ordinals pre-allocated to one shared attribute without per-ordinal sequence numbers.
  * The block is meant for `create`, which does not bump the sequence number.

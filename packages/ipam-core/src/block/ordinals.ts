@@ -10,7 +10,7 @@ export function blockRange(block: Pick<AllocationBlock, 'cidr'>): ParsedCidr {
   return parseCidr(block.cidr);
 }
 
-/** Number of addresses N in the block (spec/core.md §5.1). */
+/** Number of addresses N in the block (design/calico-ipam.md#ordinals). */
 export function blockSize(block: Pick<AllocationBlock, 'cidr'>): number {
   const { size } = blockRange(block);
   if (size > BigInt(MAX_BLOCK_ADDRESSES)) {

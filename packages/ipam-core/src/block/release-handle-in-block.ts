@@ -19,7 +19,7 @@ export interface ReleaseHandleInBlockResult {
 }
 
 /**
- * Releases every allocation of a handle in this block (spec/core.md §5.7 "by handle"). Unlike
+ * Releases every allocation of a handle in this block (design/calico-ipam.md#releasing-inside-a-block "by handle"). Unlike
  * release by address, per-ordinal sequence numbers are not re-stamped and a mismatching sequence
  * number is skipped rather than rejected, as in Calico. Ordinals in cooldown never match (the
  * cooldown attribute has no handle). The cooldown GC runs in the same write.

@@ -29,7 +29,7 @@ export interface ReleaseInBlockResult {
 }
 
 /**
- * Releases addresses by address (spec/core.md §5.7). All-or-nothing: a stale sequence number
+ * Releases addresses by address (design/calico-ipam.md#releasing-inside-a-block). All-or-nothing: a stale sequence number
  * (checked first) or a wrong handle throws BadSequenceNumberError / BadHandleError and nothing is
  * released. Released ordinals point at one new cooldown attribute `{releasedAt: now}` and are
  * re-stamped with the current block sequence number, so replaying the original allocation's number

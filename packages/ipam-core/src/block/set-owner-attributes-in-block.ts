@@ -86,7 +86,7 @@ export interface SetOwnerAttributesInBlockArgs {
 }
 
 /**
- * Sets or clears the active/alternate owner of one allocation (spec/core.md §14.3). Calico edits
+ * Sets or clears the active/alternate owner of one allocation (design/calico-ipam.md#setownerattributes). Calico edits
  * the attribute entry in place, which silently changes every ordinal sharing it; we give the
  * ordinal its own copy (copy-on-write) and compact, so only the named address changes.
  * Throws NotFoundError (unassigned), IPInCooldownError, BadHandleError (another handle, Calico's

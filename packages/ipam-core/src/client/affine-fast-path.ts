@@ -27,7 +27,7 @@ export interface FastPathResult {
 
 /**
  * Plans assignments from the owner's existing, regular affine blocks in affinity order (the
- * steady state of spec/core.md §8 step 9). Stops at the first affinity that needs the claim
+ * steady state of design/calico-ipam.md#autoassign step 9). Stops at the first affinity that needs the claim
  * protocol (pending, block missing or owned by someone else): the slow path takes over there.
  */
 async function planAffine(deps: ClientDeps, reader: Reader, req: AssignRequest, ctx: AssignContext, want: AffineWant): Promise<{ changes: PlannedChange[]; nextKept: number }> {

@@ -15,7 +15,7 @@ import { BlockClaimConflictError, BlockFilledError, NoFreeBlocksError, StaleAffi
 import { findUsableBlock } from './find-usable-block.js';
 import { withCasRetry } from './with-cas-retry.js';
 
-/** Calico's affine-loop state (spec/core.md §8 step 8). */
+/** Calico's affine-loop state (design/calico-ipam.md#autoassign step 8). */
 export interface AffineLoopState {
   /** Affine block CIDRs not yet visited, in order. */
   readonly remaining: string[];
@@ -33,7 +33,7 @@ const isClaimRace = (err: unknown): boolean =>
   err instanceof ConflictError || err instanceof BlockClaimConflictError || err instanceof StaleAffinityError || err instanceof BlockFilledError;
 
 /**
- * findOrClaimBlock of spec/core.md §8.1: the next remaining affine block with `minFree` room
+ * findOrClaimBlock of design/calico-ipam.md#finding-or-claiming-a-block: the next remaining affine block with `minFree` room
  * (validated through the claim protocol), else a newly claimed block. Throws BlockLimitError,
  * NoFreeBlocksError, ValidationError ("failed to find or claim a block").
  */
@@ -76,9 +76,9 @@ export async function findOrClaimBlock(
 }
 
 /**
- * The rest of the affine loop (spec/core.md §8 step 9) after the fast path: validate or re-create
+ * The rest of the affine loop (design/calico-ipam.md#autoassign step 9) after the fast path: validate or re-create
  * the remaining affine blocks, then claim new ones up to the cap. A BlockLimitError is thrown
- * (no borrowing, §19 #3) with the limit message already recorded in `state.msgs`.
+ * (no borrowing, design/calico-ipam.md#autoassign) with the limit message already recorded in `state.msgs`.
  */
 export async function continueAffineLoop(deps: ClientDeps, ctx: AssignContext, req: AssignRequest, want: AffineWant, state: AffineLoopState): Promise<void> {
   while (state.ips.length < want.num) {

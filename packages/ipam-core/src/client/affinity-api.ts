@@ -28,7 +28,7 @@ function ownerOf(affinity: AffinityConfig): BlockOwner {
   return { type: affinity.affinityType, host: decideHostname(affinity.host) };
 }
 
-/** The enabled pool holding `cidr`, which must be at least one block (spec/core.md §12.1 steps 1–2). */
+/** The enabled pool holding `cidr`, which must be at least one block (design/calico-ipam.md#affinity-management steps 1–2). */
 async function poolForRange(deps: ClientDeps, cidr: string): Promise<{ pool: DefaultedIPPool; range: string }> {
   let range: string;
   try {
@@ -42,7 +42,7 @@ async function poolForRange(deps: ClientDeps, cidr: string): Promise<{ pool: Def
   return { pool, range };
 }
 
-/** ClaimAffinity (spec/core.md §12.1): claim every block of `cidr`; blocks owned by others are `failed`. */
+/** ClaimAffinity (design/calico-ipam.md#affinity-management): claim every block of `cidr`; blocks owned by others are `failed`. */
 export async function claimAffinity(deps: ClientDeps, cidr: string, affinity: AffinityConfig): Promise<{ claimed: string[]; failed: string[] }> {
   const { pool, range } = await poolForRange(deps, cidr);
   const owner = ownerOf(affinity);
@@ -64,7 +64,7 @@ export async function claimAffinity(deps: ClientDeps, cidr: string, affinity: Af
 }
 
 /**
- * ReleaseAffinity (spec/core.md §12.2): host affinities of every block in `cidr`. With
+ * ReleaseAffinity (design/calico-ipam.md#affinity-management): host affinities of every block in `cidr`. With
  * `mustBeEmpty`, a block with addresses stops the call with BlockNotEmptyError (blocks before it
  * stay released).
  */
@@ -89,7 +89,7 @@ async function releaseIgnoring(deps: ClientDeps, config: IPAMConfig, owner: Bloc
 }
 
 /**
- * ReleaseHostAffinities (spec/core.md §12.3): every affinity of the owner, both families; errors
+ * ReleaseHostAffinities (design/calico-ipam.md#affinity-management): every affinity of the owner, both families; errors
  * (such as BlockNotEmptyError) are collected and the last is thrown after trying them all.
  */
 export async function releaseHostAffinities(deps: ClientDeps, affinity: AffinityConfig, mustBeEmpty: boolean): Promise<void> {
@@ -112,7 +112,7 @@ export async function releaseHostAffinities(deps: ClientDeps, affinity: Affinity
 }
 
 /**
- * ReleasePoolAffinities (spec/core.md §12.4): every affinity, of any owner, to a block of the pool;
+ * ReleasePoolAffinities (design/calico-ipam.md#affinity-management): every affinity, of any owner, to a block of the pool;
  * non-empty blocks keep their addresses and become unaffine. Repeats while owners race it.
  */
 export async function releasePoolAffinities(deps: ClientDeps, poolCidr: string): Promise<void> {
@@ -139,7 +139,7 @@ export async function releasePoolAffinities(deps: ClientDeps, poolCidr: string):
 }
 
 /**
- * ReleaseBlockAffinity (spec/core.md §12.5): once, no retry loop. `mustBeEmpty` is a hard
+ * ReleaseBlockAffinity (design/calico-ipam.md#affinity-management): once, no retry loop. `mustBeEmpty` is a hard
  * precondition: a block with any allocation (cooldown included) throws BlockNotEmptyError.
  */
 export async function releaseBlockAffinity(deps: ClientDeps, block: AllocationBlock, mustBeEmpty: boolean): Promise<void> {
@@ -152,7 +152,7 @@ export async function releaseBlockAffinity(deps: ClientDeps, block: AllocationBl
   }
 }
 
-/** RemoveIPAMHost (spec/core.md §12.6): release the host's affinities (addresses stay allocated). */
+/** RemoveIPAMHost (design/calico-ipam.md#affinity-management): release the host's affinities (addresses stay allocated). */
 export async function removeIPAMHost(deps: ClientDeps, affinity: AffinityConfig): Promise<void> {
   // Calico also deletes the etcd IPAMHost marker; our Datastore has no such object, so the
   // affinities are all there is to remove.

@@ -11,7 +11,7 @@ import { type HostReservedAttr, hostOwnsBlock, newBlock } from '../block/index.j
 import { BlockClaimConflictError, StaleAffinityError } from './client-errors.js';
 import { asUpdate, type ClientDeps, orUndefined, unversioned } from './client-deps.js';
 
-// The two-phase claim protocol of spec/core.md §8.2. An affinity is only a hint until the block's
+// The two-phase claim protocol of design/calico-ipam.md#affinity-claim-protocol An affinity is only a hint until the block's
 // own `affinity` field agrees with it: pending and pendingDeletion affinities are always
 // re-validated against the block, which is the ownership record.
 
@@ -40,7 +40,7 @@ async function asPending(deps: ClientDeps, affinity: Versioned<BlockAffinity>): 
 }
 
 /**
- * Create a pending affinity, or take over an existing unconfirmed one (§8.2 getPendingAffinity).
+ * Create a pending affinity, or take over an existing unconfirmed one (design/calico-ipam.md#affinity-claim-protocol getPendingAffinity).
  * Finding this owner's own pending affinity (another process on the host is mid-claim) is this
  * claim too: the block's `affinity` field decides ownership, and both claimers proceed to it.
  */
@@ -55,7 +55,7 @@ export async function getPendingAffinity(deps: ClientDeps, owner: BlockOwner, ci
   return asPending(deps, existing);
 }
 
-/** Mark confirmed; if that write loses but someone else confirmed it, that is success (§8.2 confirmAffinity). */
+/** Mark confirmed; if that write loses but someone else confirmed it, that is success (design/calico-ipam.md#affinity-claim-protocol confirmAffinity). */
 export async function confirmAffinity(deps: ClientDeps, affinity: Versioned<BlockAffinity>): Promise<Versioned<BlockAffinity>> {
   try {
     return await deps.ds.affinities.update({ ...affinity, state: 'confirmed' });
@@ -67,7 +67,7 @@ export async function confirmAffinity(deps: ClientDeps, affinity: Versioned<Bloc
 }
 
 /**
- * Create the block for a pending affinity and confirm it (§8.2 claimAffineBlock). If the block
+ * Create the block for a pending affinity and confirm it (design/calico-ipam.md#affinity-claim-protocol claimAffineBlock). If the block
  * already exists and is ours (another process on this host won) confirm and use it; if another
  * owner has it, drop our pending affinity and throw BlockClaimConflictError.
  */
@@ -102,7 +102,7 @@ export async function claimAffineBlock(
 }
 
 /**
- * The block an affinity points at, validated (§8.2 getBlockFromAffinity): re-create a missing
+ * The block an affinity points at, validated (design/calico-ipam.md#affinity-claim-protocol getBlockFromAffinity): re-create a missing
  * block, delete an affinity its block disagrees with (StaleAffinityError), and confirm a pending
  * affinity after bumping the block so any concurrent actor's view of it is invalidated.
  */

@@ -21,7 +21,7 @@ import { type ClientDeps, hintKey, orUndefined, type Reader } from './client-dep
 import { readIpamConfig } from './ipam-config-ops.js';
 import { defaultedPools, determinePools, filterPoolsByUse, maxPrefixLength, poolContaining } from './pool-qualification.js';
 
-/** The virtual owner of LoadBalancer blocks (spec/core.md §1). */
+/** The virtual owner of LoadBalancer blocks (design/calico-ipam.md#constants). */
 export const LOAD_BALANCER_HOST = 'load-balancer';
 
 export interface AssignRequest {
@@ -34,7 +34,7 @@ export interface AssignRequest {
   readonly handleId: string | undefined;
 }
 
-/** Everything AutoAssign reads before touching a block (spec/core.md §8 steps 3–5), in one wave. */
+/** Everything AutoAssign reads before touching a block (design/calico-ipam.md#autoassign steps 3–5), in one wave. */
 export interface AssignContext {
   readonly config: IPAMConfig;
   readonly reservations: ReservationFilter;
@@ -44,7 +44,7 @@ export interface AssignContext {
   readonly allowed: DefaultedIPPool[];
   /** Affinities of this owner and family whose block lies in an allowed pool, in datastore order. */
   readonly kept: Versioned<BlockAffinity>[];
-  /** Affine blocks in pools that no longer select the node (§8 step 5.6): release if empty. */
+  /** Affine blocks in pools that no longer select the node (design/calico-ipam.md#autoassign step 5): release if empty. */
   readonly releaseCandidates: string[];
   readonly handle: Versioned<IPAMHandle> | undefined;
   /** Blocks read in the same wave (hinted); `undefined` = read and not found. */

@@ -7,7 +7,7 @@ import { type ClientDeps, collectedBlock } from './client-deps.js';
 import { withCasRetry } from './with-cas-retry.js';
 
 /**
- * assignFromExistingBlock of spec/core.md §8.3 with its CAS loop: take up to `num` addresses from
+ * assignFromExistingBlock of design/calico-ipam.md#assigning-from-an-existing-block with its CAS loop: take up to `num` addresses from
  * the block (the given version first, re-read after a conflict) and persist block and handle.
  * Returns block-masked addresses (possibly none: the block is full).
  */

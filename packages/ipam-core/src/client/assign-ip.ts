@@ -12,7 +12,7 @@ import { defaultedPools, enabledPools, poolContaining } from './pool-qualificati
 import { withCasRetry } from './with-cas-retry.js';
 
 /**
- * AssignIP (spec/core.md §9). Fixes two Calico quirks (design/ipam-core.md): a lost block write
+ * AssignIP (design/calico-ipam.md#assignip). Fixes two Calico quirks (design/ipam-core.md): a lost block write
  * never leaves the handle incremented (one transaction, or an undo on every failure), and another
  * host winning the block claim is retried (the address is then borrowed or refused by strict
  * affinity) instead of surfacing as "already claimed".

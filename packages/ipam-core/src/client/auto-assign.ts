@@ -27,7 +27,7 @@ export function decideHostname(host: string): string {
   return host !== '' ? host : osHostname().trim().toLowerCase();
 }
 
-/** spec/core.md §8 step 7: the smaller of the non-zero caps, default 20. */
+/** design/calico-ipam.md#autoassign step 7: the smaller of the non-zero caps, default 20. */
 export function blockCap(configMax: number, requestMax: number): number {
   let cap: number;
   if (configMax > 0 && requestMax > 0 && requestMax > configMax) cap = configMax;
@@ -45,7 +45,7 @@ interface FamilyArgs {
   readonly hostReserved: HostReservedAttr | undefined;
 }
 
-/** Releases affinities to pools that stopped selecting the node, when their blocks are empty (§8 step 5.6). */
+/** Releases affinities to pools that stopped selecting the node, when their blocks are empty (design/calico-ipam.md#autoassign step 5). */
 async function releaseUnselectedAffinities(deps: ClientDeps, ctx: AssignContext, req: AssignRequest): Promise<void> {
   for (const cidr of ctx.releaseCandidates) {
     try {
@@ -107,7 +107,7 @@ async function assignFamilyOnce(deps: ClientDeps, args: AutoAssignArgs, host: st
   }
 }
 
-/** One family of AutoAssign (spec/core.md §8), retried while a capped handle's concurrent assign settles. */
+/** One family of AutoAssign (design/calico-ipam.md#autoassign), retried while a capped handle's concurrent assign settles. */
 async function assignFamily(deps: ClientDeps, args: AutoAssignArgs, host: string, fam: FamilyArgs): Promise<IPAMAssignments> {
   for (const pool of fam.pools) {
     if (ipVersionOfCidr(pool) !== fam.version) {
@@ -131,7 +131,7 @@ function checkCount(name: string, value: number | undefined): number {
 }
 
 /**
- * AutoAssign (spec/core.md §8): IPv4 first, then IPv6. A short result is not an error (check
+ * AutoAssign (design/calico-ipam.md#autoassign): IPv4 first, then IPv6. A short result is not an error (check
  * `ips.length` and `msgs`); on error, what was assigned so far is available via partialAutoAssignResult.
  */
 export async function autoAssign(deps: ClientDeps, args: AutoAssignArgs): Promise<{ ipv4?: IPAMAssignments; ipv6?: IPAMAssignments }> {

@@ -2,7 +2,7 @@ import { bitsOf, blockAt, blockCountOf, blocksOf, cidrContains, ipVersionOfCidr,
 
 /**
  * FNV-1 (not 1a), 32 bits, over the UTF-8 bytes of `text`: the seed Calico derives from the host
- * name (spec/core.md §8.4), so each host starts its block search at its own stable place.
+ * name (design/calico-ipam.md#block-generators), so each host starts its block search at its own stable place.
  */
 export function fnv1Hash32(text: string): number {
   let hash = 2166136261;
@@ -13,7 +13,7 @@ export function fnv1Hash32(text: string): number {
   return hash;
 }
 
-/** SplitMix64: a small, well-mixed PRNG; any seeded PRNG is wire-compatible (spec/core.md §8.4). */
+/** SplitMix64: a small, well-mixed PRNG; any seeded PRNG is wire-compatible (design/calico-ipam.md#block-generators). */
 function splitMix64(seed: bigint): () => bigint {
   let state = BigInt.asUintN(64, seed);
   return () => {
@@ -68,7 +68,7 @@ export function inSearchOrder(poolCidr: string, blockPrefixLength: number, start
 
 /**
  * Every block of `poolCidr` once, starting at a host-seeded random index and wrapping around
- * (spec/core.md §8.4). Retries for the same host walk the same order; single-address blocks use a
+ * (design/calico-ipam.md#block-generators). Retries for the same host walk the same order; single-address blocks use a
  * time seed, as Calico does.
  */
 export function* randomBlockGenerator(poolCidr: string, blockPrefixLength: number, host: string, nowNs: () => bigint): Generator<string> {
@@ -79,7 +79,7 @@ export function* randomBlockGenerator(poolCidr: string, blockPrefixLength: numbe
   }
 }
 
-/** The blocks of `cidr` in address order (ClaimAffinity / ReleaseAffinity, spec/core.md §8.4). */
+/** The blocks of `cidr` in address order (ClaimAffinity / ReleaseAffinity, design/calico-ipam.md#block-generators). */
 export function sequentialBlockGenerator(cidr: string, blockPrefixLength: number): Generator<string, void, undefined> {
   return blocksOf(cidr, blockPrefixLength);
 }

@@ -62,7 +62,7 @@ export function bufferAllocations(
   else tx.write({ op: 'update', kind: 'handle', value: { ...counted, revision: handle.stored.revision } });
 }
 
-/** incrementHandle of spec/core.md §6: CAS loop on the handle alone (backends without transact). */
+/** incrementHandle of design/calico-ipam.md#handles: CAS loop on the handle alone (backends without transact). */
 async function incrementStoredHandle(deps: ClientDeps, ref: HandleRef, change: AllocationChange, cached: { value: Versioned<IPAMHandle> | undefined } | undefined): Promise<void> {
   await withCasRetry(
     async (attempt) => {
@@ -76,7 +76,7 @@ async function incrementStoredHandle(deps: ClientDeps, ref: HandleRef, change: A
 }
 
 /**
- * decrementHandle of spec/core.md §6 for several blocks of one handle. Failures are swallowed by
+ * decrementHandle of design/calico-ipam.md#handles for several blocks of one handle. Failures are swallowed by
  * callers on release paths (Calico only logs them); a missing entry is tolerated per block.
  */
 export async function decrementStoredHandle(deps: ClientDeps, handleId: string, byBlock: ReadonlyMap<string, number>, clear = false): Promise<void> {
@@ -163,7 +163,7 @@ export interface ReleaseChange {
 
 /**
  * Persists a release. With transact: block and handle decrements in one commit. Without: the
- * block first, then the handles (spec/core.md §6: decrement failures are not errors).
+ * block first, then the handles (design/calico-ipam.md#handles: decrement failures are not errors).
  */
 export async function persistRelease(deps: ClientDeps, change: ReleaseChange): Promise<void> {
   const blockWrite = change.deleteBlock

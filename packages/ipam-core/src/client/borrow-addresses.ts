@@ -7,7 +7,7 @@ import { blockSearchStart, inSearchOrder } from './block-generators.js';
 import type { ClientDeps } from './client-deps.js';
 
 /**
- * Borrowing (spec/core.md §8 step 10): with strict affinity off, take addresses from any existing
+ * Borrowing (design/calico-ipam.md#autoassign step 10): with strict affinity off, take addresses from any existing
  * block of the allowed pools, pool by pool, in the host-seeded order. Never creates blocks. One
  * listing replaces Calico's Get per candidate CIDR; the order is the generator's.
  */

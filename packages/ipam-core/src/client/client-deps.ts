@@ -36,7 +36,7 @@ export async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined
 }
 
 /**
- * Calico's blockFromBackend: the block as read, with the cooldown GC applied (spec/core.md §2).
+ * Calico's blockFromBackend: the block as read, with the cooldown GC applied (design/calico-ipam.md#cross-cutting-mechanics).
  * The stored object is never touched; `block` is a fresh value when anything changed.
  */
 export function collectedBlock(stored: AllocationBlock, config: IPAMConfig, now: Date): { block: AllocationBlock; changed: boolean } {
@@ -44,7 +44,7 @@ export function collectedBlock(stored: AllocationBlock, config: IPAMConfig, now:
   return { block: gc.block, changed: gc.changed };
 }
 
-/** `next` as an update of `original`: sequence number bumped once, CAS on the revision read (spec/core.md §2 updateBlock). */
+/** `next` as an update of `original`: sequence number bumped once, CAS on the revision read (design/calico-ipam.md#cross-cutting-mechanics updateBlock). */
 export function asUpdate(original: Versioned<AllocationBlock>, next: AllocationBlock): Versioned<AllocationBlock> {
   const bumped = bumpSequenceNumber(next);
   return original.uid === undefined ? { ...bumped, revision: original.revision } : { ...bumped, revision: original.revision, uid: original.uid };

@@ -78,7 +78,7 @@ export interface BlockArgs {
 }
 
 /**
- * What GetAssignmentAttributes returns: the api.md `AllocationAttribute` with both owner maps
+ * What GetAssignmentAttributes returns: the public `AllocationAttribute` with both owner maps
  * always present (empty when unset) and never `releasedAt` (cooldown addresses are an error there).
  */
 export interface AssignmentAttributes extends AllocationAttribute {
@@ -120,6 +120,6 @@ export interface IpamClient {
 export interface CreateIpamClientOptions {
   datastore: Datastore;
   clock?: Clock;
-  /** Treat this process as a Windows host (strict affinity required, spec/core.md §15.1). Default: the runtime OS. */
+  /** Treat this process as a Windows host (strict affinity required, design/calico-ipam.md#ipam-configuration). Default: the runtime OS. */
   windowsHost?: boolean;
 }

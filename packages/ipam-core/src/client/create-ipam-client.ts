@@ -23,7 +23,7 @@ import { upgradeHost } from './upgrade-host.js';
 export const systemClock: Clock = { now: () => new Date() };
 
 /**
- * The IPAM client (spec/api.md). Stateless apart from read hints: every decision is re-validated
+ * The IPAM client (design/architecture.md#public-api). Stateless apart from read hints: every decision is re-validated
  * against the datastore, and correctness rests on its compare-and-swap writes alone.
  */
 export function createIpamClient(opts: CreateIpamClientOptions): IpamClient {

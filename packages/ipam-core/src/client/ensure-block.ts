@@ -29,7 +29,7 @@ async function ensureFamily(deps: ClientDeps, host: string, version: IPVersion, 
 }
 
 /**
- * EnsureBlock (spec/core.md §14.4): an affine block per family whose host-reserved attribute is
+ * EnsureBlock (design/calico-ipam.md#ensureblock): an affine block per family whose host-reserved attribute is
  * given (a family without one is skipped), claiming one if needed with no block limit. Throws
  * NoFreeBlocksError when none can be had.
  */

@@ -4,7 +4,7 @@ import { defaultedPools, enabledPools, poolContaining } from './pool-qualificati
 import { releaseBlockAffinityOf } from './release-block-affinity.js';
 
 /**
- * Whether `block`'s host should give it up once it is empty (spec/core.md §12.7): its pool is
+ * Whether `block`'s host should give it up once it is empty (design/calico-ipam.md#affinity-management): its pool is
  * enabled and no longer selects the host's node. Pure; `node` is the block's affinity host.
  */
 export function poolNoLongerSelectsHost(block: AllocationBlock, node: Node | undefined, pools: readonly IPPool[]): boolean {
@@ -25,7 +25,7 @@ export async function giveUpAffinityIfEmpty(deps: ClientDeps, config: IPAMConfig
 }
 
 /**
- * After a release (spec/core.md §12.7): if the block's host is no longer selected by the block's
+ * After a release (design/calico-ipam.md#affinity-management): if the block's host is no longer selected by the block's
  * pool, give the block up once it is empty. Best effort: every failure is ignored, as in Calico.
  */
 export async function ensureConsistentAffinity(deps: ClientDeps, config: IPAMConfig, block: AllocationBlock): Promise<void> {

@@ -6,7 +6,7 @@ import { type ClientDeps, collectedBlock } from './client-deps.js';
 import { NoFreeBlocksError } from './client-errors.js';
 import { releaseBlockAffinityOf } from './release-block-affinity.js';
 
-/** An empty block of another host is reclaimed only once its claim is this old (spec/core.md §1). */
+/** An empty block of another host is reclaimed only once its claim is this old (design/calico-ipam.md#constants). */
 export const EMPTY_BLOCK_MIN_RECLAIM_AGE_MS = 60_000;
 
 interface ReclaimCandidate {
@@ -17,7 +17,7 @@ interface ReclaimCandidate {
 }
 
 /**
- * A block CIDR this owner can claim (spec/core.md §8.5): the first, in each allowed pool's
+ * A block CIDR this owner can claim (design/calico-ipam.md#finding-a-usable-block): the first, in each allowed pool's
  * host-seeded order, that has no block or is already ours with room; otherwise an empty block of
  * another owner whose claim is at least a minute old, whose affinity is released first.
  * Throws NoFreeBlocksError.

@@ -2,7 +2,7 @@ import { computeUtilization } from '../utilization/index.js';
 import type { ClientDeps } from './client-deps.js';
 import type { PoolUtilization } from './client-types.js';
 
-/** GetUtilization (spec/core.md §16.1): pools, reservations and blocks in one wave, arithmetic in utilization/. */
+/** GetUtilization (design/calico-ipam.md#getutilization): pools, reservations and blocks in one wave, arithmetic in utilization/. */
 export async function getUtilization(deps: ClientDeps, args: { pools?: string[] } = {}): Promise<PoolUtilization[]> {
   const [pools, reservations, blocks] = await Promise.all([
     deps.ds.ipPools.list(),

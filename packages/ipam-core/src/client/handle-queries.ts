@@ -5,7 +5,7 @@ import { InsufficientIPsByHandleError } from './client-errors.js';
 import { readIpamConfig } from './ipam-config-ops.js';
 
 /**
- * IPsByHandle (spec/core.md §14.2): the handle's addresses, cooldown excluded. The handle and the
+ * IPsByHandle (design/calico-ipam.md#ipsbyhandle): the handle's addresses, cooldown excluded. The handle and the
  * config are read together, then every block of the handle in one parallel wave (Calico reads
  * them one by one). Throws NotFoundError for an unknown handle.
  */
@@ -19,7 +19,7 @@ export async function ipsByHandle(deps: ClientDeps, handleId: string): Promise<s
 }
 
 /**
- * handleMaxAllocReached of spec/core.md §17.3: a capped handle that already holds `num` addresses
+ * handleMaxAllocReached of design/calico-ipam.md#per-handle-caps: a capped handle that already holds `num` addresses
  * of the family returns them (as /32 or /128, as Calico does); fewer means a concurrent assign is
  * in flight (InsufficientIPsByHandleError, retried by the caller).
  */

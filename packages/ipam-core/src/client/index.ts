@@ -1,4 +1,4 @@
-// The IPAM client (spec/api.md, design/ipam-core.md).
+// The IPAM client (design/architecture.md#public-api, design/ipam-core.md).
 export { createIpamClient, systemClock } from './create-ipam-client.js';
 export type {
   AffinityConfig,

@@ -8,7 +8,7 @@ import {
   validateIPAMConfig,
 } from '@ipamkit/models';
 
-/** The stored config, or the in-memory default (never persisted) when none exists (spec/core.md §15.1). */
+/** The stored config, or the in-memory default (never persisted) when none exists (design/calico-ipam.md#ipam-configuration). */
 export async function readIpamConfig(reader: Pick<DatastoreTx, 'ipamConfig'>, windowsHost: boolean): Promise<IPAMConfig> {
   let config: IPAMConfig;
   try {
@@ -41,7 +41,7 @@ function sameConfig(a: IPAMConfig, b: IPAMConfig): boolean {
 }
 
 /**
- * Stores `cfg` (spec/core.md §15.2): no-op when equal to the current config; create, or CAS-update
+ * Stores `cfg` (design/calico-ipam.md#ipam-configuration): no-op when equal to the current config; create, or CAS-update
  * on the revision just read (a conflict is returned, as Calico does, not retried).
  */
 export async function writeIpamConfig(ds: Datastore, cfg: IPAMConfig, windowsHost: boolean): Promise<void> {

@@ -6,7 +6,7 @@ import type { IpamClient } from './client-types.js';
 /** Owner-swap attempts per address (Calico's vmipam swapRetries). */
 export const VM_OWNER_SWAP_RETRIES = 5;
 
-/** The handle of a KubeVirt VM with persistent addresses: `<network>.vmi.<namespace>.<vm>`, ≤ 128 chars (spec/core.md §17.1). */
+/** The handle of a KubeVirt VM with persistent addresses: `<network>.vmi.<namespace>.<vm>`, ≤ 128 chars (design/calico-ipam.md#handle-ids). */
 export function createVMHandleId(networkName: string, namespace: string, vmName: string): string {
   return vmHandleId(networkName, namespace, vmName);
 }
@@ -49,7 +49,7 @@ async function swapOne(ipam: IpamClient, ip: string, handleId: string, target: A
 
 /**
  * After a live migration, make `targetPod` the active owner of the VM's addresses and the old
- * active owner the alternate (spec/core.md §17.4). Idempotent. Continues past per-address failures
+ * active owner the alternate (design/calico-ipam.md#owner-swap-after-migration). Idempotent. Continues past per-address failures
  * and throws the last one, except the two swap errors, which stop at once.
  */
 export async function ensureActiveVMOwnerAttrs(

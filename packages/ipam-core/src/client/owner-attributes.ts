@@ -28,7 +28,7 @@ async function blockCidrOf(deps: ClientDeps, ip: string, notInPool: () => Error)
 }
 
 /**
- * GetAssignmentAttributes (spec/core.md §14.1). Throws NotFoundError (no pool, no block,
+ * GetAssignmentAttributes (design/calico-ipam.md#getassignmentattributes). Throws NotFoundError (no pool, no block,
  * unassigned) or IPInCooldownError.
  */
 export async function getAssignmentAttributes(deps: ClientDeps, rawIp: string): Promise<AssignmentAttributes> {
@@ -47,7 +47,7 @@ export async function getAssignmentAttributes(deps: ClientDeps, rawIp: string): 
 }
 
 /**
- * SetOwnerAttributes (spec/core.md §14.3) as a CAS loop on the block. A failed precondition throws
+ * SetOwnerAttributes (design/calico-ipam.md#setownerattributes) as a CAS loop on the block. A failed precondition throws
  * OwnerPreconditionError, a ConflictError that this loop does not retry (the same preconditions
  * would fail again); only the named address changes, even when its attribute entry was shared
  * (design/ipam-core.md, "Owner attributes").
@@ -90,7 +90,7 @@ export async function setOwnerAttributes(
 }
 
 /**
- * GarbageCollectColdIPs (spec/core.md §14.5): persist the cooldown GC of one block, which
+ * GarbageCollectColdIPs (design/calico-ipam.md#garbagecollectcoldips): persist the cooldown GC of one block, which
  * read-only paths compute and discard. A block that changed meanwhile is re-read and collected again.
  */
 export async function garbageCollectColdIPs(deps: ClientDeps, blockCidr: string): Promise<void> {

@@ -32,7 +32,7 @@ export function poolContaining(pools: readonly DefaultedIPPool[], ip: string): D
 }
 
 /**
- * The longest block prefix usable with host-reserved ordinals (spec/core.md §7.3): a block must
+ * The longest block prefix usable with host-reserved ordinals (design/calico-ipam.md#pool-qualification): a block must
  * leave at least one address after the reserved ones.
  */
 export function maxPrefixLength(version: IPVersion, reserved: HostReservedAttr | undefined): number {
@@ -50,7 +50,7 @@ export interface PoolChoice {
   readonly enabled: DefaultedIPPool[];
 }
 
-/** spec/core.md §7.3 `determinePools`. Throws NoQualifiedPoolError or ValidationError. */
+/** design/calico-ipam.md#pool-qualification `determinePools`. Throws NoQualifiedPoolError or ValidationError. */
 export function determinePools(args: {
   readonly all: readonly DefaultedIPPool[];
   readonly version: IPVersion;

@@ -14,7 +14,7 @@ function tolerateNotFound(err: unknown): void {
 }
 
 /**
- * Give up `owner`'s claim on the block at `cidr` (spec/core.md §8.6): pendingDeletion first, then
+ * Give up `owner`'s claim on the block at `cidr` (design/calico-ipam.md#releasing-a-block-affinity): pendingDeletion first, then
  * delete the empty block or make the non-empty one unaffine, then delete the affinity. Throws
  * NotFoundError (no affinity or block), BlockClaimConflictError (someone else's block; our stale
  * affinity is removed), BlockNotEmptyError, BlockChangedError.

@@ -93,7 +93,7 @@ async function releaseByHandleInTransaction(deps: ClientDeps, id: string): Promi
 }
 
 /**
- * ReleaseByHandle (spec/core.md §11): every address of the handle. With transact, one transaction
+ * ReleaseByHandle (design/calico-ipam.md#releasebyhandle): every address of the handle. With transact, one transaction
  * for all its blocks; without, block by block (blocks in parallel). Throws NotFoundError for an
  * unknown handle; the first block error otherwise.
  */

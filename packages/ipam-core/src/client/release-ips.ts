@@ -35,7 +35,7 @@ interface GroupOutcome {
   readonly error?: unknown;
 }
 
-/** Release one block's addresses; a stale sequence number or handle fails the whole group (spec/core.md §10 step 6). */
+/** Release one block's addresses; a stale sequence number or handle fails the whole group (design/calico-ipam.md#releaseips step 6). */
 async function releaseGroup(deps: ClientDeps, config: IPAMConfig, cidr: string, group: Group): Promise<GroupOutcome> {
   const { options, originals } = group;
   try {
@@ -67,7 +67,7 @@ async function inBatches<T, R>(items: readonly T[], limit: number, run: (item: T
 }
 
 /**
- * ReleaseIPs (spec/core.md §10). Already-free addresses are reported in `unallocated`, not as
+ * ReleaseIPs (design/calico-ipam.md#releaseips). Already-free addresses are reported in `unallocated`, not as
  * errors. A BadSequenceNumberError / BadHandleError (stop-and-re-evaluate) releases nothing in that
  * block; the first error is thrown after every block was tried, with the partial result attached
  * (partialReleaseResult).

@@ -8,7 +8,7 @@ const FIRST_DELAY_MS = 100;
 const MAX_DELAY_MS = 5_000;
 
 /**
- * UpgradeHost (spec/datastore.md §4.6): back-fill the host's affinity labels, retrying transient
+ * UpgradeHost (design/calico-stored-formats.md#upgradehost): back-fill the host's affinity labels, retrying transient
  * failures with exponential back-off from 100 ms. Non-transient errors surface at once.
  */
 export async function upgradeHost(deps: ClientDeps, nodeName: string, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))): Promise<void> {

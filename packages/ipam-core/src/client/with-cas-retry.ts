@@ -1,7 +1,7 @@
 import { isTransient } from '@ipamkit/models';
 import { MaxRetriesError } from './client-errors.js';
 
-/** Calico's `datastoreRetries` (spec/core.md §1): every read-modify-write loop gives up after this. */
+/** Calico's `datastoreRetries` (design/calico-ipam.md#constants): every read-modify-write loop gives up after this. */
 export const DATASTORE_RETRIES = 100;
 
 /**
@@ -48,7 +48,7 @@ export function casBackoffDelay(backoff: CasBackoff, attempt: number, random: ()
 }
 
 /**
- * The one read-modify-write loop of the client (CONVENTIONS.md): run `fn` (which must re-read what
+ * The one read-modify-write loop of the client (design/architecture.md#conventions): run `fn` (which must re-read what
  * it modifies on every call) until it succeeds, retrying only retryable errors after a jittered,
  * bounded wait. Racers that lose a compare-and-swap to each other otherwise retry in lock step and
  * can starve one another for all 100 attempts (design/ipam-core.md, "Retries and backoff").

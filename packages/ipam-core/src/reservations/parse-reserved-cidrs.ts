@@ -9,7 +9,7 @@ export interface ParsedReservations {
 }
 
 /**
- * spec/core.md §16.4: trim each entry, skip blanks, accept a CIDR (masked) or a bare address
+ * design/calico-ipam.md#reservation-parsing: trim each entry, skip blanks, accept a CIDR (masked) or a bare address
  * (a /32 or /128), skip anything unparsable. Overlaps and nesting are kept as they are; the set
  * arithmetic handles them.
  */

@@ -11,7 +11,7 @@ import {
 import { parseReservedCidrs } from './parse-reserved-cidrs.js';
 
 /**
- * Answers "is this reserved?" for addresses and CIDRs (spec/core.md §16.2), over the union of all
+ * Answers "is this reserved?" for addresses and CIDRs (design/calico-ipam.md#reservation-filter), over the union of all
  * reserved CIDRs. Because CIDRs are aligned, "some reservation covers it" and "the nested
  * reservations inside it add up to all of it" are both just "the union covers it".
  */
@@ -33,7 +33,7 @@ export interface ReservationFilter {
 /** A filter that reserves nothing. */
 export const NO_RESERVATIONS: ReservationFilter = createReservationFilter([]);
 
-/** Builds the filter from IPReservation objects (parsing per §16.4). */
+/** Builds the filter from IPReservation objects (parsing per design/calico-ipam.md#reservation-parsing). */
 export function createReservationFilter(reservations: readonly IPReservation[]): ReservationFilter {
   const { cidrs, invalid } = parseReservedCidrs(reservations);
   const reserved = normalizeRanges(cidrs.map(rangeOfCidr));

@@ -1,7 +1,7 @@
 import { type AddressFamily, type ParsedCidr } from '../block/ip-address.js';
 
 // The one set-arithmetic implementation behind reservation matching, NumReservedIPsInCIDR and
-// GetUtilization (spec/core.md §16). A set of addresses is a sorted list of disjoint, non-adjacent
+// GetUtilization (design/calico-ipam.md#utilization). A set of addresses is a sorted list of disjoint, non-adjacent
 // half-open intervals per family, so overlapping and nested CIDRs need no special cases.
 
 /** Addresses [start, end) of one family. */

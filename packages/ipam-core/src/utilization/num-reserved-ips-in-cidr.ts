@@ -3,7 +3,7 @@ import { parseCidr } from '../block/ip-address.js';
 import { createReservationFilter } from '../reservations/reservation-filter.js';
 
 /**
- * How many addresses of `cidr` are covered by the reservations (spec/core.md §16.3):
+ * How many addresses of `cidr` are covered by the reservations (design/calico-ipam.md#reserved-addresses-in-a-cidr):
  * |cidr| − |cidr \ ⋃reserved|, with overlapping and nested reservations counted once.
  * Throws InvalidAddressError for a malformed `cidr`; malformed reservation entries are skipped.
  */

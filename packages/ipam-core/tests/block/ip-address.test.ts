@@ -20,7 +20,7 @@ describe('parseAddress / formatAddress', () => {
     ['2001:db8:0:1:0:0:0:40', 6, 0x20010db8000000010000000000000040n, '2001:db8:0:1::40'],
     ['2001:db8:0:0:1:0:0:1', 6, 0x20010db8000000000001000000000001n, '2001:db8::1:0:0:1'],
     ['::', 6, 0n, '::'],
-    ['::ffff:10.0.0.1', 4, 0x0a000001n, '10.0.0.1'], // IPv4-mapped is unmapped (spec/datastore.md §2.1),
+    ['::ffff:10.0.0.1', 4, 0x0a000001n, '10.0.0.1'], // IPv4-mapped is unmapped (design/calico-stored-formats.md#encoding-rules),
   ] as const)('parses %s and prints it canonically', (text, version, value, canonical) => {
     expect(parseAddress(text)).toEqual({ version, value });
     expect(formatAddress(version, value)).toBe(canonical);

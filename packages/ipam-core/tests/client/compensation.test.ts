@@ -41,7 +41,7 @@ describe('handle accounting when a block write loses its CAS', () => {
     const ipam = createIpamClient({ datastore: ds, clock: new FakeClock(), windowsHost: false });
     await ipam.assignIP({ ip: '10.0.0.2', hostname: 'node-a', handleId: 'h', intendedUse: 'Workload' });
     await ipam.assignIP({ ip: '10.0.0.3', hostname: 'node-a', handleId: 'h', intendedUse: 'Workload' });
-    // Calico's AssignIP retries a lost block write without undoing its increment (spec/core.md §19).
+    // Calico's AssignIP retries a lost block write without undoing its increment (design/calico-ipam.md#known-quirks).
     expect((await inner.handles.get('h')).block).toEqual({ '10.0.0.0/26': 2 });
     expect(await assertConsistent(inner)).toEqual({ allocated: 2, handles: 1 });
     await inner.close();

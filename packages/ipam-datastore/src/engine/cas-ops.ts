@@ -3,7 +3,7 @@ import { isRowSoftDeleted, isSoftDeleted, KINDS, type KindName, type RowFilter }
 import type { RowEngine, StoredRow } from './row-engine.js';
 import { withoutStack } from '../without-stack.js';
 
-// The compare-and-swap rules of spec/datastore.md §10, written once for every row engine. Each
+// The compare-and-swap rules of design/calico-stored-formats.md#consistency, written once for every row engine. Each
 // function runs inside an engine write (or read) and throws the models' errors.
 
 const identifier = (kind: KindName, key: string): string => `${kind} ${key}`;

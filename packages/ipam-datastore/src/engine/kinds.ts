@@ -15,7 +15,7 @@ export interface RowIndex {
 export type RowFilter = RowIndex;
 
 interface KindSpec {
-  /** Whether `deleted: true` in the value marks the row as soft-deleted (spec/datastore.md §10.3). */
+  /** Whether `deleted: true` in the value marks the row as soft-deleted (design/calico-stored-formats.md#soft-delete). */
   readonly softDelete: boolean;
   readonly keyOf: (value: Record<string, unknown>) => string;
   readonly indexOf: (value: Record<string, unknown>) => RowIndex;

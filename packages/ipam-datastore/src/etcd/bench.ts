@@ -46,7 +46,7 @@ async function casLoop(ds: Datastore, start: Versioned<AllocationBlock>, count: 
 
 /**
  * The etcd half of the datastore bench: the physical CAS limits the core's allocation rate is
- * measured against (spec/toolchain.md §3a has the baselines measured with raw etcd3 calls).
+ * measured against (design/toolchain.md#etcd has the baselines measured with raw etcd3 calls).
  */
 export async function benchEtcdCas(options: EtcdBenchOptions): Promise<EtcdBenchResult> {
   const serialWrites = options.serialWrites ?? 1_000;

@@ -69,8 +69,8 @@ function transactionReads(view: TransactionKv): TxReads {
 }
 
 /**
- * The etcdv3 backend: Calico's key layout and JSON values (spec/datastore.md §9), revision = mod
- * revision, every write a compare-and-swap transaction (§10.1), multi-object writes as one etcd
+ * The etcdv3 backend: Calico's key layout and JSON values (design/calico-stored-formats.md#etcdv3-layout), revision = mod
+ * revision, every write a compare-and-swap transaction (design/calico-stored-formats.md#revisions-and-cas), multi-object writes as one etcd
  * transaction, list-then-watch from a revision. See design/ipam-datastore.md, "etcd backend".
  */
 export function createEtcdDatastore(config: EtcdDatastoreConfig): Datastore {
@@ -98,7 +98,7 @@ export function createEtcdDatastore(config: EtcdDatastoreConfig): Datastore {
     ...etcdStores(kv),
     transact: (body) => runTransaction(kv, transactionReads, body),
     // etcd keeps affinities under /calico/ipam/v2/, never as labelled v3 resources: nothing to
-    // back-fill (spec/datastore.md §4.6).
+    // back-fill (design/calico-stored-formats.md#upgradehost).
     upgradeHost: () => Promise.resolve(),
     close: () => {
       wire.close();

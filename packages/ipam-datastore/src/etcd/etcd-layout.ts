@@ -39,7 +39,7 @@ import {
 import { decodeNamespace, encodeNamespace } from './namespace-codec.js';
 
 /**
- * Calico's etcdv3 key layout and values come from the models codecs (spec/datastore.md §9). The
+ * Calico's etcdv3 key layout and values come from the models codecs (design/calico-stored-formats.md#etcdv3-layout). The
  * one key tree of our own is for Namespaces, which Calico does not keep in etcd:
  * `/ipamkit/v1/namespaces/<name>`, outside `/calico/` so Calico's tools never meet it.
  */

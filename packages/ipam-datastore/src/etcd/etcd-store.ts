@@ -27,7 +27,7 @@ function plain<T>(value: T): T {
 }
 
 /**
- * CAS storage of one kind of object in etcd (spec/datastore.md §10.1): revision = mod revision;
+ * CAS storage of one kind of object in etcd (design/calico-stored-formats.md#revisions-and-cas): revision = mod revision;
  * create = txn on create revision 0; update and delete = txn on mod revision, with the key read in
  * the else branch so a failure is classified without a second round trip.
  */

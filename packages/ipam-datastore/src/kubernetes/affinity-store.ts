@@ -12,7 +12,7 @@ import {
 } from '@ipamkit/models';
 import { CrdModelStore, type ModelBinding } from './crd-model-store.js';
 
-/** The label selector of a host-scoped list (spec/datastore.md §4.5); undefined lists everything. */
+/** The label selector of a host-scoped list (design/calico-stored-formats.md#host-scoped-listing); undefined lists everything. */
 export function affinitySelector(options: AffinityListOptions): string | undefined {
   const terms: string[] = [];
   if (options.host !== undefined) terms.push(`${AFFINITY_HOSTNAME_HASH_LABEL}=${hostnameHashLabel(options.host)}`);
@@ -21,7 +21,7 @@ export function affinitySelector(options: AffinityListOptions): string | undefin
   return terms.length === 0 ? undefined : terms.join(',');
 }
 
-/** The client-side half of §4.5: exact host, type and family, whatever the labels said. */
+/** The client-side half of design/calico-stored-formats.md#host-scoped-listing: exact host, type and family, whatever the labels said. */
 export function matchesAffinityOptions(a: BlockAffinity, options: AffinityListOptions): boolean {
   return (
     (options.host === undefined || a.host === options.host) &&
@@ -31,7 +31,7 @@ export function matchesAffinityOptions(a: BlockAffinity, options: AffinityListOp
 }
 
 export interface KubernetesAffinityStore extends AffinityStore {
-  /** Stamps the three labels on `host`'s rows that lack them (§4.6), by CAS. */
+  /** Stamps the three labels on `host`'s rows that lack them (design/calico-stored-formats.md#upgradehost), by CAS. */
   upgradeHost(host: string): Promise<void>;
 }
 

@@ -19,7 +19,7 @@ export interface ModelBinding<T> {
   markDeleted(model: Versioned<T>): Versioned<T>;
 }
 
-/** The one test every read path (get, list, watch) applies: soft-deleted rows do not exist for readers (§10.3). */
+/** The one test every read path (get, list, watch) applies: soft-deleted rows do not exist for readers (design/calico-stored-formats.md#soft-delete). */
 export function isVisible<T>(binding: ModelBinding<T>, row: T): boolean {
   return !binding.softDelete || !binding.isDeleted(row);
 }

@@ -1,4 +1,4 @@
-// `@ipamkit/ipam-datastore/kubernetes`: Calico's Kubernetes datastore (spec/datastore.md §1, §3–§8, §10).
+// `@ipamkit/ipam-datastore/kubernetes`: Calico's Kubernetes datastore (design/calico-stored-formats.md).
 export { createKubernetesDatastore } from './kubernetes-datastore.js';
 export type { KubernetesDatastoreConfig, KubernetesApiGroup } from './kubernetes-datastore.js';
 export { translateUid } from './uid-translation.js';

@@ -19,7 +19,7 @@ export interface KubeRequest {
  * HTTP to the API server with the access's credentials and TLS agent (`node:https`, keep-alive;
  * client-node only when the access is its fallback). We speak HTTP ourselves
  * rather than through the generated clients because they `JSON.parse` bodies and watch lines,
- * which rounds block sequence numbers above 2^53 (spec/datastore.md §2.4); here bodies go through
+ * which rounds block sequence numbers above 2^53 (design/calico-stored-formats.md#encoding-rules); here bodies go through
  * the lossless wire JSON both ways. Non-2xx answers become our error classes right here, once.
  */
 export class KubeTransport {

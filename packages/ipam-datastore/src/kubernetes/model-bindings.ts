@@ -24,7 +24,7 @@ import { translateUid } from './uid-translation.js';
 
 const API_VERSIONS: Record<CrdGroup, string> = { v1: 'crd.projectcalico.org/v1', v3: 'projectcalico.org/v3' };
 
-/** Plurals per kind; only the config differs between the groups (spec/datastore.md §1). */
+/** Plurals per kind; only the config differs between the groups (design/calico-stored-formats.md#backends-and-api-groups). */
 const PLURALS: Record<CrdGroup, Record<WireKind, string>> = {
   v1: { IPAMBlock: 'ipamblocks', BlockAffinity: 'blockaffinities', IPAMHandle: 'ipamhandles', IPAMConfig: 'ipamconfigs', IPPool: 'ippools', IPReservation: 'ipreservations' },
   v3: { IPAMBlock: 'ipamblocks', BlockAffinity: 'blockaffinities', IPAMHandle: 'ipamhandles', IPAMConfig: 'ipamconfigurations', IPPool: 'ippools', IPReservation: 'ipreservations' },
@@ -37,7 +37,7 @@ function withUid(raw: RawObject, map: (uid: string) => string): RawObject {
 }
 
 /**
- * The codec of one kind in one group, with the v1 group's UID translation (§8) applied at the
+ * The codec of one kind in one group, with the v1 group's UID translation (design/calico-stored-formats.md#v1-metadata-translation) applied at the
  * edge: models carry the exposed UID, the wire carries the real one.
  */
 function binding<K extends WireKind>(

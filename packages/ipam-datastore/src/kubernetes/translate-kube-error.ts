@@ -27,7 +27,7 @@ function parseStatus(text: string): KubeStatus {
 }
 
 /**
- * An HTTP failure from the API server → our error taxonomy (spec/datastore.md §10.4), decided
+ * An HTTP failure from the API server → our error taxonomy (design/calico-stored-formats.md#datastore-errors), decided
  * from the status code and the `Status` body's reason: 409 AlreadyExists vs Conflict, 404, 410,
  * 401/403, 422/400 (the request is wrong), 429/5xx (transient: retried by the caller's policy).
  */

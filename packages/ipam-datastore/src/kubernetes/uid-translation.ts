@@ -1,5 +1,5 @@
 /**
- * Calico's v1-group UID translation (spec/datastore.md §8): every byte of the 16-byte UID is
+ * Calico's v1-group UID translation (design/calico-stored-formats.md#v1-metadata-translation): every byte of the 16-byte UID is
  * bit-reversed except bytes 6 and 8 (UUID version and variant). The transform is its own inverse,
  * so the same function maps real → exposed and exposed → real. A UID that is not a 16-byte hex
  * UUID is passed through unchanged.

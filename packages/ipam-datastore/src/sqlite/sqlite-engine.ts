@@ -92,7 +92,7 @@ const DECODE_CACHE_ROWS = 4096;
 /**
  * Rows in SQLite (WAL). The connection runs with safe integers on, so revisions come back as
  * bigint. Writes are BEGIN IMMEDIATE: a deferred transaction that reads and then writes hits
- * SQLITE_BUSY_SNAPSHOT under WAL whenever another process committed in between (toolchain.md §3b).
+ * SQLITE_BUSY_SNAPSHOT under WAL whenever another process committed in between (design/toolchain.md#sqlite).
  */
 export class SqliteEngine implements RowEngine {
   private readonly statements: Map<KindName, KindStatements>;

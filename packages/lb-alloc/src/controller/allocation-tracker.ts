@@ -1,7 +1,7 @@
 import { serviceKeyString, type ServiceKey } from '../service/lb-service.js';
 
 /**
- * The three cross-indexes of spec/lb-alloc.md §6.2: who owns each address, each Service's
+ * The three cross-indexes of design/calico-callers.md#allocation-tracker: who owns each address, each Service's
  * addresses, and the addresses of each block. Every removal path cleans all three and prunes empty
  * sets; `assertConsistent()` checks that they agree (every controller test ends with it).
  */
@@ -108,7 +108,7 @@ export class AllocationTracker {
     const entry = this.ipsByService.get(id);
     if (entry === undefined) return;
     entry.ips.delete(ip);
-    // An empty set is dropped, so a Service with no addresses leaves no trace (spec §6.2).
+    // An empty set is dropped, so a Service with no addresses leaves no trace (design/calico-callers.md#allocation-tracker).
     if (entry.ips.size === 0) this.ipsByService.delete(id);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * A UTC time in Go's default `time.Time.String()` layout, the `timestamp` allocation attribute
- * upstream writes (spec §5): `2025-01-02 03:04:05.123 +0000 UTC`, fraction trimmed of trailing
+ * upstream writes (design/calico-callers.md#loadbalancer-ipam-parameters): `2025-01-02 03:04:05.123 +0000 UTC`, fraction trimmed of trailing
  * zeros and omitted when zero.
  */
 export function goTimestamp(date: Date): string {

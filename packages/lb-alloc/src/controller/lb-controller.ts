@@ -18,7 +18,7 @@ export interface LbControllerOptions {
   /** Defaults to a client over `datastore`. */
   readonly ipam?: IpamClient;
   readonly clock?: Clock;
-  /** `spec.controllers.loadBalancer.assignIPs`; default AllServices. Other text manages nothing (spec §1). */
+  /** `spec.controllers.loadBalancer.assignIPs`; default AllServices. Other text manages nothing (design/calico-callers.md#loadbalancer-configuration). */
   readonly assignIPs?: AssignIPsMode | (string & {});
   /** Periodic full sync; default 5 minutes; 0 disables the timer (tests call `syncNow`). */
   readonly fullSyncIntervalMs?: number;
@@ -30,7 +30,7 @@ export interface LbControllerOptions {
 }
 
 /**
- * The LoadBalancer controller (spec/lb-alloc.md §7): one serial worker runs full syncs and
+ * The LoadBalancer controller (design/calico-callers.md#cold-start-and-events): one serial worker runs full syncs and
  * per-Service syncs. Nothing is assigned until the first full sync has loaded every existing
  * `virtual:load-balancer` allocation (the cold-start rule); Service events that arrive earlier wait.
  */
@@ -81,7 +81,7 @@ export class LbController {
   }
 
   /**
-   * Upgrades the virtual host's affinities (retrying until it succeeds, spec §7 step 2), subscribes
+   * Upgrades the virtual host's affinities (retrying until it succeeds, design/calico-callers.md#cold-start-and-events step 2), subscribes
    * to Service events and runs the first full sync; resolves when that sync is done.
    */
   async start(): Promise<void> {
@@ -196,7 +196,7 @@ export class LbController {
     }
   }
 
-  /** spec §7 full sync: reload pools and every LoadBalancer allocation, then every relevant Service. */
+  /** design/calico-callers.md#cold-start-and-events full sync: reload pools and every LoadBalancer allocation, then every relevant Service. */
   private async fullSync(): Promise<void> {
     this.metrics.countSync('full');
     const [pools, loaded] = await Promise.all([loadLoadBalancerPools(this.options.datastore), loadTracker(this.options.datastore)]);

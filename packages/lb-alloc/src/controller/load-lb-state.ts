@@ -2,7 +2,7 @@ import { addressAt, type Datastore, type IPPool } from '@ipamkit/models';
 import { LOAD_BALANCER_HOST } from '../constants.js';
 import { AllocationTracker } from './allocation-tracker.js';
 
-/** The pool cache of spec §6.1: pools allowing LoadBalancer use and not being deleted (disabled kept). */
+/** The pool cache of design/calico-callers.md#pool-cache: pools allowing LoadBalancer use and not being deleted (disabled kept). */
 export async function loadLoadBalancerPools(ds: Datastore): Promise<IPPool[]> {
   const pools = await ds.ipPools.list();
   return pools.filter((p) => p.deletionTimestamp === undefined && (p.allowedUses ?? []).includes('LoadBalancer'));
@@ -10,13 +10,13 @@ export async function loadLoadBalancerPools(ds: Datastore): Promise<IPPool[]> {
 
 export interface LoadTrackerResult {
   readonly tracker: AllocationTracker;
-  /** Allocations in LoadBalancer blocks without `service`/`namespace` attributes (ignored, spec §6.3). */
+  /** Allocations in LoadBalancer blocks without `service`/`namespace` attributes (ignored, design/calico-callers.md#allocation-tracker). */
   readonly skipped: number;
 }
 
 /**
- * Rebuilds the tracker from every `virtual:load-balancer` block (spec §6.3), the full picture of
- * existing allocations that must be known before the first assignment (spec §7 cold start).
+ * Rebuilds the tracker from every `virtual:load-balancer` block (design/calico-callers.md#allocation-tracker), the full picture of
+ * existing allocations that must be known before the first assignment (design/calico-callers.md#cold-start-and-events cold start).
  * Listing the datastore replaces upstream's syncer feed: the result is the same set of entries.
  */
 export async function loadTracker(ds: Datastore): Promise<LoadTrackerResult> {

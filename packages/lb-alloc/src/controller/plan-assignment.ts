@@ -17,7 +17,7 @@ export function wantedFamilies(svc: LbService): IPFamily[] {
 }
 
 /**
- * What to ask IPAM for (spec §8.1). Unlike upstream, auto-assignment counts are per family: a
+ * What to ask IPAM for (design/calico-callers.md#per-service-sync). Unlike upstream, auto-assignment counts are per family: a
  * dual-stack Service holding only an IPv4 address still gets its IPv6 one (design/lb-alloc.md
  * "Fixed defects"). Explicitly requested addresses replace auto-assignment entirely.
  */
@@ -46,7 +46,7 @@ export function targetCount(svc: LbService, requests: ServiceRequests): number {
   return requests.addresses?.length ?? wantedFamilies(svc).length;
 }
 
-/** spec §8.2 `needsStatusUpdate`: the ingress list differs from the tracked addresses. */
+/** design/calico-callers.md#per-service-sync `needsStatusUpdate`: the ingress list differs from the tracked addresses. */
 export function needsStatusUpdate(svc: LbService, tracked: readonly string[]): boolean {
   return svc.ingressIPs.length !== tracked.length || svc.ingressIPs.some((ip) => !tracked.includes(ip));
 }

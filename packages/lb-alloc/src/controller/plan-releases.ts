@@ -5,7 +5,7 @@ export interface PlanReleasesArgs {
   readonly requests: ServiceRequests;
   /** The Service's tracked addresses. */
   readonly tracked: readonly string[];
-  /** The cached LoadBalancer pools (spec §6.1). */
+  /** The cached LoadBalancer pools (design/calico-callers.md#pool-cache). */
   readonly lbPools: readonly IPPool[];
 }
 
@@ -18,7 +18,7 @@ function versionOf(ip: string): IPVersion | undefined {
 }
 
 /**
- * The tracked addresses a managed Service must give up before assignment (spec §8), with the
+ * The tracked addresses a managed Service must give up before assignment (design/calico-callers.md#per-service-sync), with the
  * per-family pool rule of design/lb-alloc.md "Fixed defects": an address is checked against the
  * pool annotation of its own family only; a family without a (non-empty) annotation falls back to
  * the no-annotation rule (release only what sits in a Manual pool). Requested addresses (the

@@ -41,7 +41,7 @@ export function keyOfService(svc: LbService): ServiceKey {
 
 /**
  * Releases everything a handle owns, then forgets it. A handle that is already gone counts as
- * released (upstream keeps retrying it forever, spec §10): the tracked addresses are released by
+ * released (upstream keeps retrying it forever, design/calico-callers.md#loadbalancer-release-paths): the tracked addresses are released by
  * address instead, guarded by the handle so another Service's address is never touched.
  */
 async function releaseHandle(ctx: SyncContext, key: ServiceKey): Promise<boolean> {
@@ -93,7 +93,7 @@ async function withdraw(ctx: SyncContext, key: ServiceKey, svc: LbService | unde
   }
 }
 
-/** Requested addresses, in order, stopping at the first failure (spec §8.1 step 2). */
+/** Requested addresses, in order, stopping at the first failure (design/calico-callers.md#per-service-sync, assigning step 2). */
 async function assignRequested(ctx: SyncContext, svc: LbService, key: ServiceKey, ips: readonly string[], attrs: Record<string, string>): Promise<boolean> {
   for (const ip of ips) {
     try {
@@ -109,7 +109,7 @@ async function assignRequested(ctx: SyncContext, svc: LbService, key: ServiceKey
 }
 
 /**
- * One Service (spec §8), with the fixes of design/lb-alloc.md "Fixed defects". Errors are logged
+ * One Service (design/calico-callers.md#per-service-sync), with the fixes of design/lb-alloc.md "Fixed defects". Errors are logged
  * and recorded in the pending map; the next event or full sync tries again.
  */
 export async function syncService(ctx: SyncContext, key: ServiceKey): Promise<void> {
@@ -157,7 +157,7 @@ interface AutoArgs {
   readonly requests: { readonly ipv4Pools?: readonly string[]; readonly ipv6Pools?: readonly string[] };
 }
 
-/** Auto-assignment (spec §8.1 steps 4–5); returns a pending reason when short. */
+/** Auto-assignment (design/calico-callers.md#per-service-sync, assigning steps 4–5); returns a pending reason when short. */
 async function autoAssign(ctx: SyncContext, svc: LbService, key: ServiceKey, args: AutoArgs): Promise<PendingReason | undefined> {
   const namespace = ctx.view.getNamespace(svc.namespace);
   if (namespace === undefined) {

@@ -7,7 +7,7 @@ export type PendingReason = 'no_pools' | 'invalid_request' | 'assign_failed' | '
 export const PENDING_REASONS: readonly PendingReason[] = ['no_pools', 'invalid_request', 'assign_failed', 'pool_exhausted', 'namespace_missing'];
 
 /**
- * The controller's metrics (Calico has none, spec §12). Gauges are recomputed from the tracker and
+ * The controller's metrics (Calico has none, design/calico-callers.md#loadbalancer-metrics). Gauges are recomputed from the tracker and
  * the pending map after every sync, never incremented, so they cannot drift.
  */
 export class LbMetrics {

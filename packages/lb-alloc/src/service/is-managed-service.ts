@@ -6,10 +6,10 @@ import {
 } from '../constants.js';
 import type { LbService } from './lb-service.js';
 
-/** `spec.controllers.loadBalancer.assignIPs`; any other text manages nothing (spec §1). */
+/** `spec.controllers.loadBalancer.assignIPs`; any other text manages nothing (design/calico-callers.md#loadbalancer-configuration). */
 export type AssignIPsMode = 'AllServices' | 'RequestedServicesOnly';
 
-/** True when the Service carries any Calico request; only non-emptiness counts (spec §2 note 1). */
+/** True when the Service carries any Calico request; only non-emptiness counts (design/calico-callers.md#managed-services note 1). */
 export function hasCalicoRequest(svc: LbService): boolean {
   const nonEmpty = (v: string | undefined): boolean => v !== undefined && v !== '';
   return (
@@ -20,7 +20,7 @@ export function hasCalicoRequest(svc: LbService): boolean {
   );
 }
 
-/** The table of spec/lb-alloc.md §2. */
+/** The table of design/calico-callers.md#managed-services */
 export function isManagedService(svc: LbService, assignIPs: string): boolean {
   if (svc.type !== 'LoadBalancer') return false;
   const cls = svc.loadBalancerClass ?? '';

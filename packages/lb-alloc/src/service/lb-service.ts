@@ -1,5 +1,5 @@
 /**
- * What the controller reads of a Service (spec/lb-alloc.md §3): a projection, never the whole
+ * What the controller reads of a Service (design/calico-callers.md#service-inputs): a projection, never the whole
  * object, so both cluster views hold the same small record.
  */
 export type IPFamily = 'IPv4' | 'IPv6';
@@ -16,13 +16,13 @@ export interface LbService {
   readonly loadBalancerIP?: string;
   readonly annotations: Readonly<Record<string, string>>;
   readonly ipFamilies: readonly IPFamily[];
-  /** Kubernetes always defaults it; other text is kept so that §8.2's "other value" row applies. */
+  /** Kubernetes always defaults it; other text is kept so that design/calico-callers.md#per-service-sync's "other value" row applies. */
   readonly ipFamilyPolicy?: string;
   /** The `ip` of every `status.loadBalancer.ingress` entry (entries without one are kept as ''). */
   readonly ingressIPs: readonly string[];
 }
 
-/** Who an allocation belongs to: the tracker's key (spec §6.2). */
+/** Who an allocation belongs to: the tracker's key (design/calico-callers.md#allocation-tracker). */
 export interface ServiceKey {
   readonly handle: string;
   readonly name: string;

@@ -4,9 +4,9 @@ import { ServiceAnnotationError } from '../errors.js';
 import { namespacedName, type LbService } from './lb-service.js';
 
 /**
- * The Service's Calico requests, parsed (spec §3). An empty JSON array is reported as absent
+ * The Service's Calico requests, parsed (design/calico-callers.md#service-inputs). An empty JSON array is reported as absent
  * (`undefined`): upstream treats `'[]'` as "present with nothing in it" for pools, which causes
- * release-and-reassign churn (spec §14); see design/lb-alloc.md "Fixed defects".
+ * release-and-reassign churn (design/calico-callers.md#loadbalancer-defects); see design/lb-alloc.md "Fixed defects".
  */
 export interface ServiceRequests {
   /** Requested addresses, canonical; from the annotation, else from `spec.loadBalancerIP`. */
@@ -36,7 +36,7 @@ function resolvePools(svc: LbService, entries: string[] | undefined, version: IP
   if (entries === undefined) return undefined;
   const id = namespacedName(svc.namespace, svc.name);
   return entries.map((entry) => {
-    // Names are resolved only against LoadBalancer pools (spec §6.1).
+    // Names are resolved only against LoadBalancer pools (design/calico-callers.md#pool-cache).
     const named = lbPools.find((p) => p.name === entry);
     const text = named?.cidr ?? entry;
     let cidr: ReturnType<typeof parseCidr>;

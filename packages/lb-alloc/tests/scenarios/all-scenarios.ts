@@ -5,7 +5,7 @@ import { managedScenarios } from './managed-scenarios.js';
 import { requestScenarios } from './request-scenarios.js';
 import { restartScenarios } from './restart-scenarios.js';
 
-/** Every behaviour scenario of spec/lb-alloc.md §2–§11, run against one backend. */
+/** Every behaviour scenario of design/calico-callers.md#loadbalancer-controller, run against one backend. */
 export function allScenarios(newDatastore: DatastoreFactory): void {
   managedScenarios(newDatastore);
   requestScenarios(newDatastore);

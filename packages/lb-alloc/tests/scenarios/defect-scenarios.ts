@@ -4,7 +4,7 @@ import { type DatastoreFactory, LB_POOL_V4, LB_POOL_V6, lbWorld, storedAllocatio
 
 const ips = async (w: { ds: Parameters<typeof storedAllocations>[0] }): Promise<string[]> => (await storedAllocations(w.ds)).map((a) => a.ip);
 
-/** The Calico defects of spec/lb-alloc.md §9 and §14 that ipamkit fixes (design/lb-alloc.md "Fixed defects"). */
+/** The Calico defects of design/calico-callers.md#loadbalancer-defects that ipamkit fixes (design/lb-alloc.md "Fixed defects"). */
 export function defectScenarios(newDatastore: DatastoreFactory): void {
   describe('fixed Calico defects', () => {
     it('fills the missing family of a dual-stack Service once a pool of that family appears', async () => {

@@ -5,9 +5,9 @@ import { type DatastoreFactory, LB_POOL_V4, MANUAL_POOL_V4, lbWorld, seedPools, 
 
 const ips = async (w: { ds: Parameters<typeof storedAllocations>[0] }): Promise<string[]> => (await storedAllocations(w.ds)).map((a) => a.ip);
 
-/** spec/lb-alloc.md §7 (cold start), §8 (changes), §10 (release paths), §11 (leaks). */
+/** design/calico-callers.md#cold-start-and-events (cold start), design/calico-callers.md#per-service-sync (changes), design/calico-callers.md#loadbalancer-release-paths (release paths), design/calico-callers.md#loadbalancer-leaks (leaks). */
 export function lifecycleScenarios(newDatastore: DatastoreFactory): void {
-  describe('release paths (§8, §10)', () => {
+  describe('release paths (design/calico-callers.md#per-service-sync, design/calico-callers.md#loadbalancer-release-paths)', () => {
     it('releases the address when the Service is deleted', async () => {
       const w = await lbWorld(await newDatastore());
       w.view.upsertService({ name: 'web' });
@@ -19,7 +19,7 @@ export function lifecycleScenarios(newDatastore: DatastoreFactory): void {
       expect(w.controller.tracker.allIPs()).toEqual([]);
     });
 
-    it('releases a missed delete at the next full sync (§11)', async () => {
+    it('releases a missed delete at the next full sync (design/calico-callers.md#loadbalancer-leaks)', async () => {
       const w = await lbWorld(await newDatastore());
       w.view.upsertService({ name: 'web' });
       await w.settle();
@@ -109,7 +109,7 @@ export function lifecycleScenarios(newDatastore: DatastoreFactory): void {
     });
   });
 
-  describe('cold start (§7)', () => {
+  describe('cold start (design/calico-callers.md#cold-start-and-events)', () => {
     it('assigns a Service that existed before start in the first full sync', async () => {
       const ds = await newDatastore();
       await seedPools(ds, [LB_POOL_V4]);

@@ -2,9 +2,9 @@ import { cidrContains, loadBalancerHandleId } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
 import { type DatastoreFactory, LB_POOL_V4, MANUAL_POOL_V4, WORKLOAD_POOL_V4, lbWorld, storedAllocations } from '../harness.js';
 
-/** spec/lb-alloc.md §2 (which Services), §4 (handle), §5 (IPAM parameters). */
+/** design/calico-callers.md#managed-services (which Services), design/calico-callers.md#loadbalancer-handle (handle), design/calico-callers.md#loadbalancer-ipam-parameters (IPAM parameters). */
 export function managedScenarios(newDatastore: DatastoreFactory): void {
-  describe('which Services are managed (§2)', () => {
+  describe('which Services are managed (design/calico-callers.md#managed-services)', () => {
     it.each([
       { title: 'a class-less LoadBalancer Service', input: {}, assigned: true },
       { title: 'a Service of class calico', input: { loadBalancerClass: 'calico' }, assigned: true },
@@ -39,7 +39,7 @@ export function managedScenarios(newDatastore: DatastoreFactory): void {
     });
   });
 
-  describe('allocation parameters (§4, §5)', () => {
+  describe('allocation parameters (design/calico-callers.md#loadbalancer-handle, design/calico-callers.md#loadbalancer-ipam-parameters)', () => {
     it('allocates under the lb- handle with the Service attributes from a virtual:load-balancer block', async () => {
       const w = await lbWorld(await newDatastore());
       const svc = w.view.upsertService({ name: 'web', namespace: 'shop', uid: 'uid-web' });

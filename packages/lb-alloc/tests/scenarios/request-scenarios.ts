@@ -4,9 +4,9 @@ import { type DatastoreFactory, LB_POOL_V4, LB_POOL_V6, MANUAL_POOL_V4, lbWorld,
 
 const ips = async (w: { ds: Parameters<typeof storedAllocations>[0] }): Promise<string[]> => (await storedAllocations(w.ds)).map((a) => a.ip);
 
-/** spec/lb-alloc.md §3 (Service inputs) and §8.1 (requested addresses, pools). */
+/** design/calico-callers.md#service-inputs (Service inputs) and design/calico-callers.md#per-service-sync (requested addresses, pools). */
 export function requestScenarios(newDatastore: DatastoreFactory): void {
-  describe('Service requests (§3, §8.1)', () => {
+  describe('Service requests (design/calico-callers.md#service-inputs, design/calico-callers.md#per-service-sync)', () => {
     it('assigns the address of the loadBalancerIPs annotation', async () => {
       const w = await lbWorld(await newDatastore());
       w.view.upsertService({ name: 'web', annotations: { 'projectcalico.org/loadBalancerIPs': '["10.96.100.50"]' } });
@@ -79,7 +79,7 @@ export function requestScenarios(newDatastore: DatastoreFactory): void {
     });
   });
 
-  describe('dual stack (§9)', () => {
+  describe('dual stack (design/calico-callers.md#loadbalancer-defects)', () => {
     it('gives a RequireDualStack Service one address of each family', async () => {
       const w = await lbWorld(await newDatastore(), { pools: [LB_POOL_V4, LB_POOL_V6] });
       w.view.upsertService({ name: 'web', ipFamilies: ['IPv4', 'IPv6'], ipFamilyPolicy: 'RequireDualStack' });

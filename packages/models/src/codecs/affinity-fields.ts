@@ -11,7 +11,7 @@ export function parseAffinityState(value: unknown, path: string): AffinityState 
   return state;
 }
 
-/** Missing or empty type is a host affinity (legacy rows, §4.2). */
+/** Missing or empty type is a host affinity (legacy rows, design/calico-stored-formats.md#affinities). */
 export function parseAffinityType(value: unknown, path: string): AffinityType {
   if (value === undefined || value === null || value === '' || value === 'host') return 'host';
   if (value === 'virtual') return 'virtual';
@@ -23,7 +23,7 @@ const FALSE_WORDS = ['0', 'f', 'F', 'FALSE', 'false', 'False', ''];
 
 /**
  * v1 BlockAffinity `deleted` is a string; the IPAM-facing Calico client accepts whatever Go's
- * strconv.ParseBool accepts and reads "" as false (§4.2). A JSON boolean is accepted as well.
+ * strconv.ParseBool accepts and reads "" as false (design/calico-stored-formats.md#affinities). A JSON boolean is accepted as well.
  */
 export function parseLenientBool(value: unknown, path: string): boolean {
   if (value === undefined || value === null) return false;

@@ -19,7 +19,7 @@ import { normalizeTimestamp } from './timestamp.js';
 import { blockSizeOf, wireCidr } from './wire-cidr.js';
 
 /**
- * KDD (v1 and v3) and etcd store the same block fields under mostly the same names (§3, §9). The
+ * KDD (v1 and v3) and etcd store the same block fields under mostly the same names (design/calico-stored-formats.md#blocks, design/calico-stored-formats.md#etcdv3-layout). The
  * differences: the claim-time name, `affinity` written as null (etcd) or omitted (KDD), the
  * required-but-ignored `strictAffinity` (KDD only), and Go map ordering (etcd values are written
  * byte-compatible, so maps become sorted `Map`s there).
@@ -46,7 +46,7 @@ function decodeAttribute(value: unknown, path: string): AllocationAttribute {
   const obj = asObject(value, path);
   const attr: AllocationAttribute = {};
   const handle = optString(obj, 'handle_id', path);
-  // Old host-local migrations left "\r…" after the ID (§3.3): cut it off.
+  // Old host-local migrations left "\r…" after the ID (design/calico-stored-formats.md#allocation-attributes): cut it off.
   if (handle !== undefined && handle !== '') attr.handleId = handle.split('\r')[0] ?? '';
   const active = optStringMap(obj, 'secondary', path);
   if (active !== undefined && Object.keys(active).length > 0) attr.activeOwnerAttrs = active;

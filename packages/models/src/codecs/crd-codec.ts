@@ -19,7 +19,7 @@ function codecFor<K extends WireKind>(kind: K): CrdCodec<WireModels[K]> {
   return CODECS[kind];
 }
 
-/** A `crd.projectcalico.org/v1` object → our model (metadata translation of datastore.md §8). */
+/** A `crd.projectcalico.org/v1` object → our model (metadata translation of design/calico-stored-formats.md#v1-metadata-translation). */
 export function decodeV1<K extends WireKind>(kind: K, cr: unknown): DecodedModel<K> {
   return codecFor(kind).decode(cr, 'v1');
 }

@@ -32,7 +32,7 @@ function withKey<T>(key: string, body: () => T): T {
   }
 }
 
-/** Go zero values for omitted fields: every config field is `omitempty` in etcd (§9). */
+/** Go zero values for omitted fields: every config field is `omitempty` in etcd (design/calico-stored-formats.md#etcdv3-layout). */
 function decodeConfig(obj: JsonObject): IPAMConfig {
   const config: IPAMConfig = {
     strictAffinity: optBool(obj, 'strict_affinity', 'value') ?? false,
@@ -78,7 +78,7 @@ function withoutRevision<T extends { revision?: string }>(model: T): Omit<T, 're
 }
 
 /**
- * Decodes one etcd entry of Calico's layout (§9). Affinity rows with an empty value (very old data)
+ * Decodes one etcd entry of Calico's layout (design/calico-stored-formats.md#etcdv3-layout). Affinity rows with an empty value (very old data)
  * read as state "" and not deleted. Node keys are not a WireKind: use decodeEtcdNode.
  */
 export function decodeEtcd(key: string, value: string): EtcdEntry {

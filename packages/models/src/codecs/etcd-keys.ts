@@ -5,7 +5,7 @@ import { ipVersionOfCidr } from '../net/index.js';
 import { codecFail } from './field-readers.js';
 import { cidrFromEtcdSegment, cidrToEtcdSegment, wireCidr } from './wire-cidr.js';
 
-/** Calico's etcdv3 layout (datastore.md §9). All keys are absolute, without a custom prefix. */
+/** Calico's etcdv3 layout (design/calico-stored-formats.md#etcdv3-layout). All keys are absolute, without a custom prefix. */
 export const ETCD_IPAM_ROOT = '/calico/ipam/v2/';
 export const ETCD_BLOCK_PREFIX = '/calico/ipam/v2/assignment/';
 export const ETCD_HANDLE_PREFIX = '/calico/ipam/v2/handle/';
@@ -65,7 +65,7 @@ export function etcdBlockPrefix(ipVersion?: IPVersion): string {
 
 /**
  * Prefixes to scan for affinities. Unlike Calico (which lists only `host` affinities when no type is
- * given, §9), no type means both types, as our AffinityStore promises. Without a host the IP version
+ * given, design/calico-stored-formats.md#etcdv3-layout), no type means both types, as our AffinityStore promises. Without a host the IP version
  * cannot narrow the prefix: callers filter the decoded rows on `ipVersionOfCidr`.
  */
 export function etcdAffinityPrefixes(options: { host?: string; type?: AffinityType; ipVersion?: IPVersion } = {}): string[] {

@@ -19,7 +19,7 @@ export function asObject(value: unknown, path: string): JsonObject {
   return value;
 }
 
-/** `null` and absent are the same for Go's `omitempty` pointers, maps and slices (§2.5). */
+/** `null` and absent are the same for Go's `omitempty` pointers, maps and slices (design/calico-stored-formats.md#encoding-rules). */
 export function optObject(obj: JsonObject, key: string, path: string): JsonObject | undefined {
   const value = obj[key];
   return value === undefined || value === null ? undefined : asObject(value, `${path}.${key}`);

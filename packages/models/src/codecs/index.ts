@@ -1,4 +1,4 @@
-// Barrel of src/codecs: the wire forms of datastore.md (v1 CRDs, v3 CRDs, etcdv3) and lossless JSON.
+// Barrel of src/codecs: the wire forms of design/calico-stored-formats.md (v1 CRDs, v3 CRDs, etcdv3) and lossless JSON.
 export { parseWireJson } from './wire-json-parse.js';
 export { stringifyWireJson } from './wire-json-stringify.js';
 export type { WireKind, WireModels, WireModel, Model, DecodedModel, EtcdEntry } from './wire-kind.js';

@@ -50,7 +50,7 @@ function decodeCondition(value: unknown, path: string): PoolCondition {
 }
 
 /**
- * IPPool as stored in both KDD groups and in etcd (the v3 JSON; §7.1). Defaults are applied on
+ * IPPool as stored in both KDD groups and in etcd (the v3 JSON; design/calico-stored-formats.md#ip-pools). Defaults are applied on
  * read as clientv3 does. Unlike IPAM objects, pools are user-owned: spec, status and metadata
  * fields we do not model round-trip through `unknownFields`, and user labels are kept.
  */

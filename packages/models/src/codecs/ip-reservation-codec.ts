@@ -5,7 +5,7 @@ import { metaOf } from './ipam-crd-codecs.js';
 import { readKubeObject, readName, writeKubeObject } from './kube-object.js';
 
 /**
- * IPReservation (§7.2). Entries are kept verbatim: consumers trim, skip blanks, accept bare
+ * IPReservation (design/calico-stored-formats.md#ip-reservations). Entries are kept verbatim: consumers trim, skip blanks, accept bare
  * addresses and skip unparsable entries, so rejecting or rewriting them here would change what
  * Calico reserves. Fields other than `reservedCIDRs` and labels are not kept.
  */

@@ -16,7 +16,7 @@ export interface CrdCodec<T> {
   encode(model: T & WireMeta, group: CrdGroup): KubeObject;
 }
 
-// Calico rebuilds ObjectMeta on every IPAM write, so only name, revision and UID survive (§4.4, §8).
+// Calico rebuilds ObjectMeta on every IPAM write, so only name, revision and UID survive (design/calico-stored-formats.md#affinities, design/calico-stored-formats.md#v1-metadata-translation).
 
 export const blockCrdCodec: CrdCodec<AllocationBlock> = {
   decode(cr, group) {
@@ -70,7 +70,7 @@ export const handleCrdCodec: CrdCodec<IPAMHandle> = {
   },
   encode(handle, group) {
     const spec = { handleID: handle.handleId, ...encodeHandleFields(handle, 'spec') };
-    // Names are lower-cased, so IDs differing only in case share one object (§5.1).
+    // Names are lower-cased, so IDs differing only in case share one object (design/calico-stored-formats.md#handles).
     return writeKubeObject({ group, kind: 'IPAMHandle', name: handle.handleId.toLowerCase(), meta: metaOf(handle), spec, calicoAnnotation: true });
   },
 };

@@ -2,7 +2,7 @@ import { type JsonObject, asObject, codecFail, optString, optStringMap, reqStrin
 import { parseWireJson } from './wire-json-parse.js';
 import { stringifyWireJson } from './wire-json-stringify.js';
 
-/** Which Kubernetes API group a CR belongs to (datastore.md §1). */
+/** Which Kubernetes API group a CR belongs to (design/calico-stored-formats.md#backends-and-api-groups). */
 export type CrdGroup = 'v1' | 'v3';
 
 export const API_VERSION: Readonly<Record<CrdGroup, string>> = {
@@ -10,7 +10,7 @@ export const API_VERSION: Readonly<Record<CrdGroup, string>> = {
   v3: 'projectcalico.org/v3',
 };
 
-/** The annotation where Calico's v1 client keeps its own ObjectMeta (§8). */
+/** The annotation where Calico's v1 client keeps its own ObjectMeta (design/calico-stored-formats.md#v1-metadata-translation). */
 export const CALICO_METADATA_ANNOTATION = 'projectcalico.org/metadata';
 
 /** A Kubernetes object as the codecs produce it. */
@@ -93,7 +93,7 @@ export interface KubeObjectParts {
   status?: JsonObject | undefined;
 }
 
-/** Builds a CR; in the v1 group the labels also go into the Calico metadata annotation (§8). */
+/** Builds a CR; in the v1 group the labels also go into the Calico metadata annotation (design/calico-stored-formats.md#v1-metadata-translation). */
 export function writeKubeObject(parts: KubeObjectParts): KubeObject {
   const metadata: JsonObject = { ...(parts.extraMetadata ?? {}), name: parts.name };
   if (parts.meta.revision !== undefined) metadata.resourceVersion = parts.meta.revision;

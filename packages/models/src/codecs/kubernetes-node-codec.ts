@@ -5,7 +5,7 @@ import type { WireMeta } from './kube-object.js';
 
 /**
  * Annotations on a Kubernetes Node where Calico's KDD mode keeps the Calico Node fields IPAM uses
- * (spec/tunnel-alloc.md §2.2).
+ * (design/calico-callers.md#node-tunnel-fields).
  */
 export const KUBERNETES_NODE_ANNOTATIONS = {
   bgpIPv4Address: 'projectcalico.org/IPv4Address',

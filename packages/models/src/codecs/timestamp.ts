@@ -7,7 +7,7 @@ const NORMALIZED = new TextMemo<string>(4096);
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 /**
- * Normalises an RFC 3339 timestamp to the form Calico writes (datastore.md §2.3): UTC, whole
+ * Normalises an RFC 3339 timestamp to the form Calico writes (design/calico-stored-formats.md#encoding-rules): UTC, whole
  * seconds (`2026-08-22T13:33:20Z`). Fractional seconds are truncated, as Go does when it marshals
  * a metav1.Time; offsets are converted to UTC. Used on read and on write.
  */

@@ -2,7 +2,7 @@ import { IpamError } from '../errors.js';
 import { canonicalCidr, parseCidr } from '../net/index.js';
 import { codecFail } from './field-readers.js';
 
-/** Canonical masked CIDR text (§2.1), or a CodecError naming the wire field. */
+/** Canonical masked CIDR text (design/calico-stored-formats.md#encoding-rules), or a CodecError naming the wire field. */
 export function wireCidr(text: string, path: string): string {
   try {
     return canonicalCidr(text);
@@ -23,7 +23,7 @@ export function blockSizeOf(cidr: string, path: string): number {
   return 2 ** hostBits;
 }
 
-/** etcd keys replace only the `/` of a CIDR (§2.2, §9): `fd00::/122` → `fd00::-122`. */
+/** etcd keys replace only the `/` of a CIDR (design/calico-stored-formats.md#encoding-rules, design/calico-stored-formats.md#etcdv3-layout): `fd00::/122` → `fd00::-122`. */
 export function cidrToEtcdSegment(cidr: string): string {
   return cidr.replace('/', '-');
 }

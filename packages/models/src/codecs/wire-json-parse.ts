@@ -9,7 +9,7 @@ const ESCAPES: Readonly<Record<string, string>> = {
 
 /**
  * Parses JSON text exactly as RFC 8259 defines it, except that an integer literal outside
- * ±(2^53 − 1) becomes a `bigint` instead of a rounded double (datastore.md §2.4: sequence numbers
+ * ±(2^53 − 1) becomes a `bigint` instead of a rounded double (design/calico-stored-formats.md#encoding-rules: sequence numbers
  * are Unix-nanosecond uint64s). `__proto__` keys become ordinary own properties. Duplicate keys keep
  * the last value, as Go's decoder does. Throws CodecError naming the position.
  */

@@ -6,7 +6,7 @@ import type { IPPool } from '../resources/ip-pool.js';
 import type { IPReservation } from '../resources/ip-reservation.js';
 import type { WireMeta } from './kube-object.js';
 
-/** The kinds with a wire form in every datastore (spec/api.md). */
+/** The kinds with a wire form in every datastore (design/architecture.md#public-api). */
 export type WireKind = 'IPAMBlock' | 'BlockAffinity' | 'IPAMHandle' | 'IPAMConfig' | 'IPPool' | 'IPReservation';
 
 export const WIRE_KINDS: readonly WireKind[] = ['IPAMBlock', 'BlockAffinity', 'IPAMHandle', 'IPAMConfig', 'IPPool', 'IPReservation'];
@@ -23,7 +23,7 @@ export interface WireModels {
 
 export type WireModel<K extends WireKind> = WireModels[K];
 
-/** Any model a codec handles (spec/api.md `Model`). */
+/** Any model a codec handles (design/architecture.md#public-api `Model`). */
 export type Model = WireModel<WireKind>;
 
 /** What a decoder returns: the model plus the revision and UID the object carried, if any. */

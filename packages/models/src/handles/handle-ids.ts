@@ -3,7 +3,7 @@ import { lengthLimitedId } from './length-limited-id.js';
 
 /**
  * Every handle ID format ipamkit writes, built in one place (review rubric 6). Formats are Calico's
- * (spec/core.md §1.2, §17.1; spec/lb-alloc.md §4) so handles written by either stay recognisable.
+ * (design/calico-ipam.md#handle-ids; design/calico-callers.md#loadbalancer-handle) so handles written by either stay recognisable.
  */
 
 export const DEFAULT_NETWORK_NAME = 'k8s-pod-network';
@@ -93,7 +93,7 @@ export function sanitizeHandleId(handleId: string): string {
 }
 
 /**
- * The ID a tunnel handle gets when its node is renamed (datastore migration, spec/cli.md §7.2): every
+ * The ID a tunnel handle gets when its node is renamed (datastore migration, design/calico-callers.md#ipam-rewriting): every
  * tunnel type, IPv6 included. Any other handle, or a tunnel handle of a node `rename` does not map
  * (returns undefined for), is returned unchanged.
  */

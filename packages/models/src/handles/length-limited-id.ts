@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * `prefix + suffix`, or, when that would exceed `maxLength` (or exactly reach it with a suffix
- * starting with `_`), `prefix + "_" + base64url(SHA-256(suffix))` cut to fit (spec/core.md §17.1).
+ * starting with `_`), `prefix + "_" + base64url(SHA-256(suffix))` cut to fit (design/calico-ipam.md#handle-ids).
  * Calico panics when the room exceeds the 43-character hash; we keep the whole hash instead.
  */
 export function lengthLimitedId(prefix: string, rawSuffix: string, maxLength: number): string {

@@ -1,7 +1,7 @@
 import type { AffinityKey } from '../resources/block-affinity.js';
 import { hostnameHashLabel } from './hostname-hash-label.js';
 
-/** Label keys stamped on every BlockAffinity written to Kubernetes (datastore.md §4.4). */
+/** Label keys stamped on every BlockAffinity written to Kubernetes (design/calico-stored-formats.md#affinities). */
 export const AFFINITY_HOSTNAME_HASH_LABEL = 'projectcalico.org/hostname-hash';
 export const AFFINITY_TYPE_LABEL = 'projectcalico.org/affinity-type';
 export const AFFINITY_IP_VERSION_LABEL = 'projectcalico.org/ip-version';

@@ -7,7 +7,7 @@ const SHORT_NAME_BYTES = 252;
 const HASH_HEX_DIGITS = 11;
 
 /**
- * BlockAffinity object name (datastore.md §4.3): `<host>-<cidrName>`, or, when that would reach
+ * BlockAffinity object name (design/calico-stored-formats.md#affinities): `<host>-<cidrName>`, or, when that would reach
  * 253 bytes, the host cut short and an 11-hex-digit SHA-256 suffix appended (exactly 252 bytes).
  * The affinity type is deliberately not part of the name.
  */

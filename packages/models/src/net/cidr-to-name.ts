@@ -11,7 +11,7 @@ function replaceFirst(text: string, search: string, replacement: string, limit: 
 }
 
 /**
- * Kubernetes object name of a CIDR (datastore.md §2.2). Load-bearing: block and affinity rows
+ * Kubernetes object name of a CIDR (design/calico-stored-formats.md#encoding-rules). Load-bearing: block and affinity rows
  * are looked up by this computed name, so the limits (3 dots, 7 colons, 1 slash) stay as Calico
  * has them even though they never bite on canonical text.
  */

@@ -30,7 +30,7 @@ const CANONICAL_CIDRS = new TextMemo<string>(4096);
 
 /**
  * Parse `addr/prefix`, keeping the written address too. IPv4-mapped IPv6 with a prefix of at
- * least 96 becomes the IPv4 CIDR Go prints for it (datastore.md §2.1).
+ * least 96 becomes the IPv4 CIDR Go prints for it (design/calico-stored-formats.md#encoding-rules).
  */
 export function parseCidrWithAddress(text: string): ParsedCidrWithAddress {
   // A copy: callers own what they get, the memo keeps its frozen original.
@@ -87,7 +87,7 @@ export function formatCidr(cidr: ParsedCidr): string {
   return `${formatAddress(cidr.version, cidr.network)}/${cidr.prefixLength}`;
 }
 
-/** Masked canonical text of a CIDR (datastore.md §2.1): `10.0.0.7/26` → `10.0.0.0/26`. */
+/** Masked canonical text of a CIDR (design/calico-stored-formats.md#encoding-rules): `10.0.0.7/26` → `10.0.0.0/26`. */
 export function canonicalCidr(text: string): string {
   return CANONICAL_CIDRS.get(text, (t) => formatCidr(parseCidr(t)));
 }

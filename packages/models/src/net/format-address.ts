@@ -10,7 +10,7 @@ export function formatIPv4(value: bigint): string {
 }
 
 /**
- * RFC 5952 text of a 128-bit value (datastore.md §2.1): lower-case hex without leading zeros,
+ * RFC 5952 text of a 128-bit value (design/calico-stored-formats.md#encoding-rules): lower-case hex without leading zeros,
  * the longest run of two or more zero groups collapsed to `::` (the first run on a tie), a lone
  * zero group written as `0`. Always hex groups: names and keys never use the dotted tail.
  */

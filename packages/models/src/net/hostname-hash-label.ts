@@ -20,7 +20,7 @@ export function base32NoPadding(bytes: Uint8Array): string {
 }
 
 /**
- * Value of the `projectcalico.org/hostname-hash` label (datastore.md §4.4): hostnames may be longer
+ * Value of the `projectcalico.org/hostname-hash` label (design/calico-stored-formats.md#affinities): hostnames may be longer
  * than the 63-character label-value limit, so the label carries a fixed 52-character hash instead.
  */
 export function hostnameHashLabel(host: string): string {

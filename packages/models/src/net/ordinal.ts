@@ -20,7 +20,7 @@ export function bigOrdinalOf(cidr: string | ParsedCidr, ip: string): bigint {
 }
 
 /**
- * Offset of `ip` within a block (core.md §5.1); throws when outside. Blocks hold at most 2^12
+ * Offset of `ip` within a block (design/calico-ipam.md#ordinals); throws when outside. Blocks hold at most 2^12
  * addresses (/20, /116), so the ordinal is a plain number; a huge CIDR needs `bigOrdinalOf`.
  */
 export function ordinalOf(cidr: string | ParsedCidr, ip: string): number {

@@ -7,7 +7,7 @@ export interface BlockOwner {
   host: string;
 }
 
-/** One element of a block's `attributes` array (spec/datastore.md §3.3). */
+/** One element of a block's `attributes` array (design/calico-stored-formats.md#allocation-attributes). */
 export interface AllocationAttribute {
   handleId?: string;
   /** Wire name `secondary`. */
@@ -18,7 +18,7 @@ export interface AllocationAttribute {
 }
 
 /**
- * An IPAM block, storage-neutral (spec/datastore.md §3). Sequence numbers are bigint because
+ * An IPAM block, storage-neutral (design/calico-stored-formats.md#blocks). Sequence numbers are bigint because
  * Calico seeds them from Unix nanoseconds.
  */
 export interface AllocationBlock {

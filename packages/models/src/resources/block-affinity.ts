@@ -3,7 +3,7 @@ import type { AffinityType } from './allocation-block.js';
 /** `""` is legacy data written by old Calico versions. */
 export type AffinityState = 'pending' | 'confirmed' | 'pendingDeletion' | '';
 
-/** A host's (or virtual owner's) claim on a block (spec/datastore.md §4). */
+/** A host's (or virtual owner's) claim on a block (design/calico-stored-formats.md#affinities). */
 export interface BlockAffinity {
   host: string;
   type: AffinityType;

@@ -13,7 +13,7 @@ export interface PoolCondition {
 }
 
 /**
- * An IP pool as IPAM reads it (spec/datastore.md §7.1). Optional fields are absent on the wire
+ * An IP pool as IPAM reads it (design/calico-stored-formats.md#ip-pools). Optional fields are absent on the wire
  * when unset; `applyIPPoolDefaults` fills them the way clientv3 does on read.
  */
 export interface IPPool {

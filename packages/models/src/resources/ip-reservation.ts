@@ -1,4 +1,4 @@
-/** Addresses IPAM must never hand out (spec/datastore.md §7.2). Never written by IPAM. */
+/** Addresses IPAM must never hand out (design/calico-stored-formats.md#ip-reservations). Never written by IPAM. */
 export interface IPReservation {
   name: string;
   reservedCIDRs: string[];

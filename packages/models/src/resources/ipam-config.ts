@@ -1,6 +1,6 @@
 export type KubeVirtVMAddressPersistence = 'Enabled' | 'Disabled';
 
-/** The IPAM configuration singleton (always named `default`; spec/datastore.md §6). */
+/** The IPAM configuration singleton (always named `default`; design/calico-stored-formats.md#ipam-configuration). */
 export interface IPAMConfig {
   strictAffinity: boolean;
   autoAllocateBlocks: boolean;

@@ -1,4 +1,4 @@
-/** Which blocks hold allocations for a handle, and how many (spec/datastore.md §5). */
+/** Which blocks hold allocations for a handle, and how many (design/calico-stored-formats.md#handles). */
 export interface IPAMHandle {
   /** Case preserved; the Kubernetes object name is its lower-cased form. */
   handleId: string;

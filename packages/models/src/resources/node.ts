@@ -1,6 +1,6 @@
 import type { WireUnknownFields } from './ip-pool.js';
 
-/** The tunnel-address fields of a Calico Node (spec/tunnel-alloc.md §2.2). */
+/** The tunnel-address fields of a Calico Node (design/calico-callers.md#node-tunnel-fields). */
 export interface NodeTunnelAddresses {
   ipv4IPIPTunnelAddr?: string;
   ipv4VXLANTunnelAddr?: string;

@@ -5,7 +5,7 @@ function labelValue(labels: Readonly<Record<string, string>>, label: string): st
   return Object.hasOwn(labels, label) ? labels[label] : undefined;
 }
 
-/** Truth of a selector tree over a label map (core.md §7.4). */
+/** Truth of a selector tree over a label map (design/calico-ipam.md#selectors). */
 export function evaluateNode(node: SelectorNode, labels: Readonly<Record<string, string>>): boolean {
   switch (node.kind) {
     case 'all':

@@ -1,4 +1,4 @@
-// The Calico label-selector language (spec/core.md §7.4).
+// The Calico label-selector language (design/calico-ipam.md#selectors).
 export type { Selector } from './parse-selector.js';
 export { parseSelector, selectorFromNode, evaluateSelector, selectorToString } from './parse-selector.js';
 export type { SelectorNode, StringComparisonKind, SetComparisonKind } from './selector-node.js';

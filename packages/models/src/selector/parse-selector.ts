@@ -56,7 +56,7 @@ const DESCRIBE: Record<SelectorTokenKind, string> = {
   eof: 'end of input',
 };
 
-/** Recursive descent over the token list; precedence `!` > `&&` > `||` (core.md §7.4). */
+/** Recursive descent over the token list; precedence `!` > `&&` > `||` (design/calico-ipam.md#selectors). */
 class Parser {
   private index = 0;
   constructor(

@@ -1,4 +1,4 @@
-/** Comparisons of one label against one string (core.md §7.4). */
+/** Comparisons of one label against one string (design/calico-ipam.md#selectors). */
 export type StringComparisonKind = 'equals' | 'notEquals' | 'contains' | 'startsWith' | 'endsWith';
 /** Comparisons of one label against a set of strings. */
 export type SetComparisonKind = 'in' | 'notIn';
@@ -14,7 +14,7 @@ export type SelectorNode =
   | { readonly kind: 'and'; readonly operands: readonly SelectorNode[] }
   | { readonly kind: 'or'; readonly operands: readonly SelectorNode[] };
 
-/** `!!x` is `x` (core.md §7.4: repeated negations collapse). */
+/** `!!x` is `x` (design/calico-ipam.md#selectors: repeated negations collapse). */
 export function notNode(operand: SelectorNode): SelectorNode {
   return operand.kind === 'not' ? operand.operand : { kind: 'not', operand };
 }

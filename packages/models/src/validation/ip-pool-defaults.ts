@@ -2,7 +2,7 @@ import type { IntendedUse, IPVersion } from '../resources/intended-use.js';
 import type { AssignmentMode, EncapsulationMode, IPPool } from '../resources/ip-pool.js';
 import { ipVersionOfCidr } from '../net/cidr.js';
 
-/** A pool after the read-time defaults of datastore.md §7.1: the fields IPAM relies on are set. */
+/** A pool after the read-time defaults of design/calico-stored-formats.md#ip-pools: the fields IPAM relies on are set. */
 export type DefaultedIPPool = IPPool & {
   blockSize: number;
   nodeSelector: string;
@@ -27,7 +27,7 @@ function guessVersion(cidr: string): IPVersion {
 }
 
 /**
- * The defaults clientv3 applies on create, update and read (datastore.md §7.1, core.md §7.1).
+ * The defaults clientv3 applies on create, update and read (design/calico-stored-formats.md#ip-pools, design/calico-ipam.md#pools).
  * Returns a new object; booleans that default to false are left as they are (absent = false) so a
  * codec round trip writes back what it read. `namespaceSelector` has no default (empty = all).
  */

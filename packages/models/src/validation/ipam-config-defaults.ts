@@ -1,6 +1,6 @@
 import type { IPAMConfig } from '../resources/ipam-config.js';
 
-/** What GetIPAMConfig returns when no object is stored (core.md §15.1); never persisted. */
+/** What GetIPAMConfig returns when no object is stored (design/calico-ipam.md#ipam-configuration); never persisted. */
 export const DEFAULT_IPAM_CONFIG: Readonly<IPAMConfig> = Object.freeze({
   strictAffinity: false,
   autoAllocateBlocks: true,
@@ -9,13 +9,13 @@ export const DEFAULT_IPAM_CONFIG: Readonly<IPAMConfig> = Object.freeze({
   ipCooldownSeconds: 0,
 });
 
-/** `maxBlocksPerHost: 0` means this many (core.md §15.3). */
+/** `maxBlocksPerHost: 0` means this many (design/calico-ipam.md#ipam-configuration). */
 export const DEFAULT_MAX_BLOCKS_PER_HOST = 20;
 
 /**
  * Fill the fields a stored config may omit with their schema defaults. A missing
  * `kubeVirtVMAddressPersistence` stays absent: Calico keeps it nil on read and consumers treat
- * nil as Enabled (core.md §15.1).
+ * nil as Enabled (design/calico-ipam.md#ipam-configuration).
  */
 export function applyIPAMConfigDefaults(partial: Partial<IPAMConfig>): IPAMConfig {
   const config: IPAMConfig = {

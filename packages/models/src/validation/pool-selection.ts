@@ -4,7 +4,7 @@ import { ipVersionOfCidr } from '../net/cidr.js';
 import { parseSelector, type Selector } from '../selector/parse-selector.js';
 
 /**
- * "Enabled" as allocation means it (datastore.md §7.1, core.md §7.1): not being deleted, not
+ * "Enabled" as allocation means it (design/calico-stored-formats.md#ip-pools, design/calico-ipam.md#pools): not being deleted, not
  * disabled, no `Allocatable=False` condition, and of the asked family.
  */
 export function isPoolEnabled(pool: IPPool, version: IPVersion): boolean {
@@ -32,7 +32,7 @@ function cachedSelector(text: string): Selector {
   return selector;
 }
 
-/** Does the pool's nodeSelector pick this node? Empty selector = yes (core.md §7.2). Throws SelectorParseError. */
+/** Does the pool's nodeSelector pick this node? Empty selector = yes (design/calico-ipam.md#selectors). Throws SelectorParseError. */
 export function selectsNode(pool: Pick<IPPool, 'nodeSelector'>, nodeLabels: Readonly<Record<string, string>> | undefined): boolean {
   const text = pool.nodeSelector ?? '';
   if (text.trim() === '') return true;

@@ -74,7 +74,7 @@ function poolSelectorProblems(pool: DefaultedIPPool): string[] {
   return problems;
 }
 
-/** Every rule of datastore.md §7.1 the pool breaks, after defaults; empty when valid. */
+/** Every rule of design/calico-stored-formats.md#ip-pools the pool breaks, after defaults; empty when valid. */
 export function ipPoolProblems(pool: IPPool): string[] {
   const defaulted = applyIPPoolDefaults(pool);
   const problems: string[] = [];

@@ -22,7 +22,7 @@ function rangeProblems(cfg: IPAMConfig): string[] {
 }
 
 /**
- * The checks SetIPAMConfig makes (core.md §15.2) plus the CRD bounds. Cross-field conflicts throw
+ * The checks SetIPAMConfig makes (design/calico-ipam.md#ipam-configuration) plus the CRD bounds. Cross-field conflicts throw
  * IPAMConfigConflictError (with any range problems in the same message); range problems alone
  * throw IPAMConfigValidationError. Calico does not re-check these on read, and neither should callers.
  */

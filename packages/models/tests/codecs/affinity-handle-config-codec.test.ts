@@ -148,7 +148,7 @@ describe('IPAMConfig codecs', () => {
     expect(() => decodeV1('IPAMConfig', cr)).toThrow(`${field}:`);
   });
 
-  it('round-trips the etcd example of §9 with its snake_case names', () => {
+  it('round-trips the etcd example of design/calico-stored-formats.md#etcdv3-layout with its snake_case names', () => {
     const value = '{"strict_affinity":true,"auto_allocate_blocks":true,"maxBlocksPerHost":4,"kubeVirtVMAddressPersistence":"Enabled","ipCooldownSeconds":30}';
     const entry = decodeEtcd('/calico/ipam/v2/config', value);
     expect(entry.model).toEqual({ strictAffinity: true, autoAllocateBlocks: true, maxBlocksPerHost: 4, kubeVirtVMAddressPersistence: 'Enabled', ipCooldownSeconds: 30 });

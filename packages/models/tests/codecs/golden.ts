@@ -1,11 +1,11 @@
-// The JSON examples of spec/datastore.md, with the document's "…" elisions filled in, in the key
+// The JSON examples of design/calico-stored-formats.md, with the document's "…" elisions filled in, in the key
 // order Calico writes. Kept as text so that big integers reach the codec unrounded.
 
 export const HANDLE_ID = 'k8s-pod-network.4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c';
 export const SEQ = '1787405600000000007';
 export const HASH_NODE_A = 'PY3TQE2E3XMTETLM2MJO3UITKPFB27YUJ4T4E5XGPEJON3SM4QAA';
 
-// §3.1: 64 ordinals, 0 allocated to a pod, 1 in cooldown, 2..63 free.
+// design/calico-stored-formats.md#blocks: 64 ordinals, 0 allocated to a pod, 1 in cooldown, 2..63 free.
 const allocations = `[0,1${',null'.repeat(62)}]`;
 const unallocated = `[${Array.from({ length: 62 }, (_, i) => i + 2).join(',')}]`;
 const attributes =

@@ -29,7 +29,7 @@ describe('lengthLimitedId', () => {
 });
 
 describe('handle IDs', () => {
-  it('builds the LoadBalancer handle of spec/lb-alloc.md §4', () => {
+  it('builds the LoadBalancer handle of design/calico-callers.md#loadbalancer-handle', () => {
     expect(loadBalancerHandleId({ name: 'test-service', namespace: 'test-namespace', uid: '1234' })).toBe(
       'lb-CcByVDWerSL9WUOKfbkyPBft2m9Xxf822Zvhn2YSpts',
     );

@@ -16,7 +16,7 @@ describe('cidrToName', () => {
     ['192.168.1.64/26', '192-168-1-64-26'],
     ['fd00::/122', 'fd00---122'],
     ['2001:db8:0:1::40/122', '2001-db8-0-1--40-122'],
-  ])('encodes the datastore.md §2.2 example %s as %s', (cidr, name) => {
+  ])('encodes the design/calico-stored-formats.md#encoding-rules example %s as %s', (cidr, name) => {
     expect(cidrToName(cidr)).toBe(name);
   });
 
@@ -35,7 +35,7 @@ describe('blockAffinityName', () => {
     expect(blockAffinityName('load-balancer', 'fd00::/122')).toBe('load-balancer-fd00---122');
   });
 
-  it('shortens the 250-character host of datastore.md §4.3 to exactly 252 characters', () => {
+  it('shortens the 250-character host of design/calico-stored-formats.md#affinities to exactly 252 characters', () => {
     const host = 'a'.repeat(250);
     const suffix = createHash('sha256').update(`${host}+10-0-0-0-26`).digest('hex').slice(0, 11);
     const name = blockAffinityName(host, '10.0.0.0/26');
@@ -57,7 +57,7 @@ describe('blockAffinityName', () => {
 });
 
 describe('hostnameHashLabel', () => {
-  it('matches the golden value of datastore.md §4.4', () => {
+  it('matches the golden value of design/calico-stored-formats.md#affinities', () => {
     expect(hostnameHashLabel('node-a')).toBe('PY3TQE2E3XMTETLM2MJO3UITKPFB27YUJ4T4E5XGPEJON3SM4QAA');
   });
 

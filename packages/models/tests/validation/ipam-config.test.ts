@@ -12,7 +12,7 @@ import {
 const base: IPAMConfig = { strictAffinity: false, autoAllocateBlocks: true, maxBlocksPerHost: 0, ipCooldownSeconds: 0 };
 
 describe('IPAMConfig defaults', () => {
-  it('is the not-found default of core.md §15.1, frozen', () => {
+  it('is the not-found default of design/calico-ipam.md#ipam-configuration, frozen', () => {
     expect(DEFAULT_IPAM_CONFIG).toEqual({
       strictAffinity: false,
       autoAllocateBlocks: true,

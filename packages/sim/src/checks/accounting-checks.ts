@@ -36,7 +36,7 @@ export function allocatedAddresses(blocks: readonly AllocationBlock[]): Allocate
   return out;
 }
 
-/** spec/hammer.md Part B: no address is allocated twice (in two blocks, so to two handles). */
+/** design/calico-callers.md#accounting-checks: no address is allocated twice (in two blocks, so to two handles). */
 export function duplicateAddressViolations(addresses: readonly AllocatedAddress[]): string[] {
   const byIP = new Map<string, AllocatedAddress[]>();
   for (const a of addresses) byIP.set(a.ip, [...(byIP.get(a.ip) ?? []), a]);
@@ -82,7 +82,7 @@ export function handleCountViolations(snapshot: IpamSnapshot, addresses: readonl
   return out;
 }
 
-/** A claim that never finished leaves a `pending` affinity behind (spec/core.md, claim protocol). */
+/** A claim that never finished leaves a `pending` affinity behind (design/calico-ipam.md, claim protocol). */
 export function pendingAffinityViolations(affinities: readonly BlockAffinity[]): string[] {
   return affinities
     .filter((a) => !a.deleted && a.state === 'pending')

@@ -32,7 +32,7 @@ export interface FinalCheckResult {
 
 /**
  * The end-of-run verdict: `ipam check` (leaks, duplicates, structural findings) plus the accounting
- * checks of spec/hammer.md Part B, which `ipam check` does not make (handle counts, pending
+ * checks of design/calico-callers.md#accounting-checks, which `ipam check` does not make (handle counts, pending
  * affinities, orphans of killed owners, sequence numbers).
  */
 export async function finalCheck(input: FinalCheckInput): Promise<FinalCheckResult> {

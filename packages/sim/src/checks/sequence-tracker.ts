@@ -1,5 +1,5 @@
 /**
- * Block sequence numbers only increase (spec/hammer.md Part B) — within one life of a block: a
+ * Block sequence numbers only increase (design/calico-callers.md#accounting-checks) — within one life of a block: a
  * block that is deleted and claimed again starts over, so a delete forgets what was seen.
  */
 export class SequenceTracker {

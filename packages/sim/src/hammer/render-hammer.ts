@@ -11,7 +11,7 @@ export function renderHammer(r: HammerResult): string {
     `  etcd restarts ${r.etcdRestarts}, block watch restarts ${r.watchRestarts}, ${r.sequenceObservations} block versions observed`,
     `  GC settled ${(r.settleMs / 1000).toFixed(1)}s after the last operation; ${r.allocationsAtEnd} allocations left (live pods)`,
     ...(r.allCallers === undefined ? [] : allCallersLines(r)),
-    'checks (spec/hammer.md Part B):',
+    'checks (design/calico-callers.md#accounting-checks):',
     `  ${verdict(!has('duplicate'))} no address held by two handles`,
     `  ${verdict(!has('counts') && !has('does not exist'))} every handle count equals its block allocations`,
     `  ${verdict(!has('still allocated') && !has('not released'))} every allocation of a killed process or deleted pod released by the GC`,

@@ -74,7 +74,7 @@ const POOL = { name: 'hammer-v4', cidr: '10.200.0.0/16', blockSize: 26 };
 /**
  * `ipamkit-sim hammer` (design/sim.md, "The hammer"): allocator processes against one datastore,
  * the GC running, random SIGKILLs mid-operation, optionally one etcd restart; then the accounting
- * checks of spec/hammer.md Part B once the GC has settled.
+ * checks of design/calico-callers.md#accounting-checks once the GC has settled.
  */
 export async function runHammer(partial: Partial<HammerOptions> = {}, progress?: ProgressSink): Promise<HammerResult> {
   const o = resolveHammerOptions(partial);

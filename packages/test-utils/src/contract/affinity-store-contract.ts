@@ -34,7 +34,7 @@ const LISTING_CASES: { options: AffinityListOptions; expected: string[] }[] = [
   { options: { host: 'node-c' }, expected: [] },
 ];
 
-/** Affinities: keyed by (host, type, cidr), host-scoped listing (spec/datastore.md §4). */
+/** Affinities: keyed by (host, type, cidr), host-scoped listing (design/calico-stored-formats.md#affinities). */
 export function affinityStoreContract(ds: () => Datastore): void {
   describe('affinities', () => {
     it('reads back exactly the affinity it created', async () => {

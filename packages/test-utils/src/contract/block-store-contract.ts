@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AlreadyExistsError, ConflictError, NotFoundError, type Datastore } from '@ipamkit/models';
 import { allocateFirst, BIG_SEQUENCE_NUMBER, content, sampleBlock } from './contract-fixtures.js';
 
-/** Blocks: keyed by CIDR, every write compare-and-swap (spec/datastore.md §3, §10). */
+/** Blocks: keyed by CIDR, every write compare-and-swap (design/calico-stored-formats.md). */
 export function blockStoreContract(ds: () => Datastore): void {
   describe('blocks', () => {
     it('reads back exactly the block it created', async () => {

@@ -1,6 +1,6 @@
 import type { AllocationBlock, BlockAffinity, IPAMConfig, IPAMHandle, Versioned } from '@ipamkit/models';
 
-/** Larger than 2^53: Calico seeds sequence numbers from Unix nanoseconds (spec/datastore.md §2.4). */
+/** Larger than 2^53: Calico seeds sequence numbers from Unix nanoseconds (design/calico-stored-formats.md#encoding-rules). */
 export const BIG_SEQUENCE_NUMBER = 1779000000000000001n;
 
 /** An empty, host-affine block of `size` ordinals. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AlreadyExistsError, ConflictError, NotFoundError, type Datastore } from '@ipamkit/models';
 import { content, sampleHandle } from './contract-fixtures.js';
 
-/** Mixed case on purpose: the handle ID keeps its case (spec/datastore.md §5). */
+/** Mixed case on purpose: the handle ID keeps its case (design/calico-stored-formats.md#handles). */
 const HANDLE_ID = 'k8s-pod-network.4F1cE0aB';
 
 /** Handles: keyed by handle ID, CAS on the per-block counts. */

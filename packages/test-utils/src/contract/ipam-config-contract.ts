@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AlreadyExistsError, ConflictError, NotFoundError, type Datastore } from '@ipamkit/models';
 import { content, SAMPLE_IPAM_CONFIG } from './contract-fixtures.js';
 
-/** The IPAM config singleton (spec/datastore.md §6). */
+/** The IPAM config singleton (design/calico-stored-formats.md#ipam-configuration). */
 export function ipamConfigContract(ds: () => Datastore): void {
   describe('ipamConfig', () => {
     it('reports NotFoundError while no config is stored', async () => {

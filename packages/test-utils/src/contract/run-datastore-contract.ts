@@ -12,7 +12,7 @@ import { transactContract } from './transact-contract.js';
 import { watchContract } from './watch-contract.js';
 
 /**
- * The datastore contract (ARCHITECTURE.md "Datastore contract"), as a vitest suite that runs
+ * The datastore contract (design/architecture.md#datastore-contract), as a vitest suite that runs
  * unchanged against any backend. `setup` runs before every test and must hand back an empty
  * datastore; `cleanup` runs after it.
  */

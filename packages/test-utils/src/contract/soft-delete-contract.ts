@@ -27,7 +27,7 @@ async function storeSoftDeleted(b: ContractBackend): Promise<void> {
   await ds.handles.update({ ...handle, deleted: true });
 }
 
-/** Rows with `deleted: true` are invisible to every reader (spec/datastore.md §10.3). */
+/** Rows with `deleted: true` are invisible to every reader (design/calico-stored-formats.md#soft-delete). */
 export function softDeleteContract(backend: () => ContractBackend): void {
   describe('soft delete', () => {
     it('hides soft-deleted blocks, affinities and handles from get and every list', async () => {

@@ -15,7 +15,7 @@ function transactOf(ds: Datastore): Transact {
   return ds.transact.bind(ds);
 }
 
-/** Multi-object atomic writes (spec/datastore.md §11; datastore.ts `DatastoreTx`). */
+/** Multi-object atomic writes (design/calico-stored-formats.md#backend-operations; datastore.ts `DatastoreTx`). */
 export function transactContract(ds: () => Datastore, declared: boolean): void {
   describe('transact', () => {
     it(`is ${declared ? 'offered' : 'absent'}, as the backend declares`, () => {

@@ -4,7 +4,7 @@ import { collectEvents, describeEvent } from './collect-events.js';
 import { content, sampleAffinity, sampleBlock } from './contract-fixtures.js';
 
 /**
- * List-then-watch (spec/datastore.md §10.2). Event keys are the store's identifier: the name for
+ * List-then-watch (design/calico-stored-formats.md#watch). Event keys are the store's identifier: the name for
  * the resource stores, the canonical CIDR for blocks.
  */
 export function watchContract(ds: () => Datastore, timeoutMs: number): void {

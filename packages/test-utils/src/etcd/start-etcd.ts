@@ -9,7 +9,7 @@ import { DEFAULT_OPENSSL_BINARY, generateEtcdCertificates, type EtcdTlsFiles } f
 import { etcdHealthy } from './etcd-health.js';
 import { trackForCleanup, untrack } from './leak-guard.js';
 
-/** Where Debian's `etcd-server` package puts the binary (spec/toolchain.md §3a). */
+/** Where Debian's `etcd-server` package puts the binary (design/toolchain.md#etcd). */
 export const DEFAULT_ETCD_BINARY = '/usr/bin/etcd';
 
 /** The etcd binary is not installed; tests that need a real etcd must fail, never skip. */
@@ -64,7 +64,7 @@ const HEALTH_POLL_MS = 25;
 
 /**
  * Starts a throw-away single-member etcd on free loopback ports, in a temp dir, with the short
- * election timeouts and `--unsafe-no-fsync` measured in spec/toolchain.md §3a (healthy in ~0.15 s).
+ * election timeouts and `--unsafe-no-fsync` measured in design/toolchain.md#etcd (healthy in ~0.15 s).
  */
 export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdHandle> {
   const binary = options.binary ?? DEFAULT_ETCD_BINARY;
@@ -163,7 +163,7 @@ async function launch(spec: LaunchSpec): Promise<ChildProcess> {
     '--initial-cluster', `ipamkit-test=${peer}`, '--initial-cluster-state', 'new',
     '--logger', 'zap', '--log-level', 'warn',
     '--heartbeat-interval', '10', '--election-timeout', '100',
-    // Test data is disposable; fsync only costs time (spec/toolchain.md §3a).
+    // Test data is disposable; fsync only costs time (design/toolchain.md#etcd).
     '--unsafe-no-fsync',
     ...(spec.tls === undefined
       ? []

@@ -132,7 +132,7 @@ export class InformerClusterView implements ClusterView {
     for (const l of this.listeners) call(l);
   }
 
-  /** KubeVirt may be installed later: poll for its API, then watch VMs and VMIs (spec/gc.md §3). */
+  /** KubeVirt may be installed later: poll for its API, then watch VMs and VMIs (design/calico-callers.md#gc-inputs). */
   private async probeKubeVirt(): Promise<void> {
     if (this.stopped) return;
     const kc = this.options.kubeConfig;

@@ -17,9 +17,9 @@ interface RawPod {
 const metaOf = (obj: unknown): RawMeta => (obj as { metadata?: RawMeta } | null)?.metadata ?? {};
 
 /**
- * The fields the collector keeps of a Pod (spec/gc.md §3 "Pod cache slimming", narrower still).
+ * The fields the collector keeps of a Pod (design/calico-callers.md#gc-inputs "Pod cache slimming", narrower still).
  * Addresses count as reported only when both `status.podIP` and `status.podIPs` are set, which is
- * exactly when Calico's validity check looks at them (§10 row 7). `reason` is kept only for live
+ * exactly when Calico's validity check looks at them (design/calico-callers.md#validity-check row 7). `reason` is kept only for live
  * reads, as Calico's cache strips it.
  */
 export function projectPod(obj: unknown, options: { live: boolean }): PodProjection | undefined {

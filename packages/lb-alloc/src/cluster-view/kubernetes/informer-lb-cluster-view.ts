@@ -7,7 +7,7 @@ import { Reflector } from '@ipamkit/kube-runtime/kubernetes';
 
 export interface InformerLbClusterViewOptions {
   readonly kubeConfig: KubeConfig;
-  /** Status writes time out after this long (spec §1: 10 s). */
+  /** Status writes time out after this long (design/calico-callers.md#loadbalancer-configuration: 10 s). */
   readonly statusTimeoutMs?: number;
   readonly onError?: (what: string, err: unknown) => void;
 }
@@ -49,7 +49,7 @@ export class InformerLbClusterView implements LbClusterView {
     });
   }
 
-  /** Starts both reflectors; resolves once both have listed (spec §7 step 1). */
+  /** Starts both reflectors; resolves once both have listed (design/calico-callers.md#cold-start-and-events step 1). */
   async start(): Promise<void> {
     this.services.start();
     this.namespaces.start();

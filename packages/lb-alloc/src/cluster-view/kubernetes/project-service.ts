@@ -7,7 +7,7 @@ interface RawService {
   status?: { loadBalancer?: { ingress?: { ip?: string }[] } };
 }
 
-/** The fields spec/lb-alloc.md §3 reads of a Service. */
+/** The fields design/calico-callers.md#service-inputs reads of a Service. */
 export function projectService(obj: unknown): LbService | undefined {
   const svc = obj as RawService | null;
   const meta = svc?.metadata;
