@@ -39,6 +39,8 @@ export interface NodeRunway {
   /** Pods placed cluster-wide before this node's first failure in the fill; undefined if it never fails. */
   readonly failsAfterPods: number | undefined;
   readonly hoursUntilFailure: number | undefined;
+  /** Why the node's allocation failed in the fill of every node, in `ipam explain --node`'s words. */
+  readonly reasonInFill: string | undefined;
   /** With a pods-per-node target: whether the node reaches it. */
   readonly reachesTarget: boolean | undefined;
 }
@@ -123,6 +125,7 @@ export function computeRunway(snapshot: ClusterSnapshot, options: RunwayOptions 
       inFill: inFill?.placed ?? 0,
       failsAfterPods: inFill?.failure?.afterPods,
       hoursUntilFailure: inFill?.failure === undefined ? undefined : hoursFor(inFill.failure.afterPods, options.rate),
+      reasonInFill: inFill?.failure === undefined ? undefined : `IPv${inFill.failure.version}: ${inFill.failure.failure.reason}`,
       reachesTarget: options.podsPerNode === undefined ? undefined : inFill?.failure === undefined,
     };
   });

@@ -65,7 +65,10 @@ function familyBlock(world: PlannedWorld, node: Node, version: IPVersion, window
   const enabled = world.pools.filter((p) => isPoolEnabled(p, version));
   const hostReserved = windows && version === 4 ? WINDOWS_HOST_RESERVED : undefined;
   const maxPrefix = maxPrefixLength(version, hostReserved);
-  if (!enabled.some((p) => p.blockSize <= maxPrefix)) return { allowed: [], blocked: { limit: 'no-pool', reason: 'cannot find a qualified ippool' } };
+  if (enabled.length === 0) return { allowed: [], blocked: { limit: 'no-pool', reason: `${noPool.reason} (cannot find a qualified ippool)` } };
+  if (!enabled.some((p) => p.blockSize <= maxPrefix)) {
+    return { allowed: [], blocked: { limit: 'no-pool', reason: `no enabled IPv${version} pool has blocks of /${maxPrefix} or larger, which the node's host-reserved addresses need (cannot find a qualified ippool)` } };
+  }
   const allowed = enabled.filter(
     (p) =>
       p.assignmentMode === 'Automatic' &&
