@@ -16,6 +16,7 @@ import { explainIP } from './explain/explain-ip.js';
 import { explainNode } from './explain/explain-node.js';
 import { explainPod } from './explain/explain-pod.js';
 import { addForesightCommands } from './foresight/foresight-commands.js';
+import { addMigratePoolCommand } from './migrate-pool/migrate-pool-command.js';
 import { renderIPExplanation, renderNodeExplanation, renderPodExplanation } from './explain/render-explain.js';
 import { prettyJson } from './format/pretty-json.js';
 import { addInstallCniCommand } from './install-cni/install-cni-command.js';
@@ -210,6 +211,7 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
       }, json, 'read-only');
     });
   addForesightCommands(ipam, setTask, () => io.stdin ?? process.stdin);
+  addMigratePoolCommand(ipam, setTask, () => io.stdin ?? process.stdin);
   addMigrateCommands(program, setTask);
   addInstallCniCommand(program, io);
   addResourceCommands(program, setTask, () => io.stdin ?? process.stdin);

@@ -18,6 +18,8 @@ export interface WhatIfChange {
   readonly strictAffinity?: boolean;
   readonly maxBlocksPerHost?: number;
   readonly disablePools?: readonly string[];
+  /** Pools to enable (a disabled pool a migration moves to). */
+  readonly enablePools?: readonly string[];
   readonly addPools?: readonly IPPool[];
 }
 
@@ -81,6 +83,10 @@ export function applyWhatIf(snapshot: ClusterSnapshot, change: WhatIfChange): Cl
   for (const name of change.disablePools ?? []) {
     if (!pools.some((p) => p.name === name)) throw new ValidationError(`what-if disables pool ${name}, which does not exist`);
     pools = pools.map((p) => (p.name === name ? { ...p, disabled: true } : p));
+  }
+  for (const name of change.enablePools ?? []) {
+    if (!pools.some((p) => p.name === name)) throw new ValidationError(`what-if enables pool ${name}, which does not exist`);
+    pools = pools.map((p) => (p.name === name ? { ...p, disabled: false } : p));
   }
   if (change.addPools !== undefined) pools = addedPools(pools, change.addPools);
   if (change.blockSize !== undefined) pools = withBlockSize(pools, change.blockSize);

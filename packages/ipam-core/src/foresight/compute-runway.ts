@@ -14,6 +14,8 @@ export interface RunwayOptions {
   readonly rate?: AllocationRate;
   /** Pods per node to reach (what-if `--pods-per-node`): the fill stops each node there. */
   readonly podsPerNode?: number;
+  /** More pods to place per node (a pool migration's workloads); nodes not named place none. */
+  readonly podsByNode?: ReadonlyMap<string, number>;
   readonly maxSteps?: number;
 }
 
@@ -99,7 +101,12 @@ export function computeRunway(snapshot: ClusterSnapshot, options: RunwayOptions 
   const ipVersions = options.ipVersions ?? defaultVersions(pools);
   const worldOptions: WorldOptions = { ipVersions, requestMaxBlocksPerHost: options.requestMaxBlocksPerHost ?? 0 };
   const facts: BlockFact[] = blockFacts(snapshot, createReservationFilter(snapshot.reservations));
-  const targets = options.podsPerNode === undefined ? undefined : new Map(snapshot.nodes.map((n) => [n.name, options.podsPerNode ?? 0]));
+  const targets =
+    options.podsByNode !== undefined
+      ? new Map(snapshot.nodes.map((n) => [n.name, options.podsByNode?.get(n.name) ?? 0]))
+      : options.podsPerNode === undefined
+        ? undefined
+        : new Map(snapshot.nodes.map((n) => [n.name, options.podsPerNode ?? 0]));
   const fillWorld = buildWorld(snapshot, pools, facts, worldOptions);
   const start = new Map(fillWorld.nodes.map((n) => [n.name, n.families.map((f): NodeFamilyRunway => ({
     version: f.version,
@@ -126,7 +133,7 @@ export function computeRunway(snapshot: ClusterSnapshot, options: RunwayOptions 
       failsAfterPods: inFill?.failure?.afterPods,
       hoursUntilFailure: inFill?.failure === undefined ? undefined : hoursFor(inFill.failure.afterPods, options.rate),
       reasonInFill: inFill?.failure === undefined ? undefined : `IPv${inFill.failure.version}: ${inFill.failure.failure.reason}`,
-      reachesTarget: options.podsPerNode === undefined ? undefined : inFill?.failure === undefined,
+      reachesTarget: targets === undefined ? undefined : inFill?.failure === undefined,
     };
   });
   const poolRows = pools.map((pool): PoolRunway => {
