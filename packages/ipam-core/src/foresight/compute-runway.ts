@@ -1,10 +1,9 @@
 import { applyIPPoolDefaults, cidrSize, ipVersionOfCidr, isPoolEnabled, type DefaultedIPPool, type IPVersion } from '@ipamkit/models';
-import { createReservationFilter } from '../reservations/reservation-filter.js';
 import { hoursFor, type AllocationRate } from './allocation-rate.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { planFill, type FillFailure } from './plan-fill.js';
 import type { RunwayLimit } from './planned-node.js';
-import { blockFacts, buildWorld, type BlockFact, type WorldOptions } from './planned-world.js';
+import { buildWorld, snapshotBasis, type WorldOptions } from './planned-world.js';
 
 export interface RunwayOptions {
   /** Address families each pod needs (default: every family with an enabled pool). */
@@ -100,14 +99,14 @@ export function computeRunway(snapshot: ClusterSnapshot, options: RunwayOptions 
   const pools = snapshot.pools.map(applyIPPoolDefaults).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const ipVersions = options.ipVersions ?? defaultVersions(pools);
   const worldOptions: WorldOptions = { ipVersions, requestMaxBlocksPerHost: options.requestMaxBlocksPerHost ?? 0 };
-  const facts: BlockFact[] = blockFacts(snapshot, createReservationFilter(snapshot.reservations));
+  const basis = snapshotBasis(snapshot, pools);
   const targets =
     options.podsByNode !== undefined
       ? new Map(snapshot.nodes.map((n) => [n.name, options.podsByNode?.get(n.name) ?? 0]))
       : options.podsPerNode === undefined
         ? undefined
         : new Map(snapshot.nodes.map((n) => [n.name, options.podsPerNode ?? 0]));
-  const fillWorld = buildWorld(snapshot, pools, facts, worldOptions);
+  const fillWorld = buildWorld(snapshot, basis, worldOptions);
   const start = new Map(fillWorld.nodes.map((n) => [n.name, n.families.map((f): NodeFamilyRunway => ({
     version: f.version,
     affineBlocks: f.affine.length,
@@ -118,7 +117,8 @@ export function computeRunway(snapshot: ClusterSnapshot, options: RunwayOptions 
   const available = new Map(fillWorld.poolAvailable);
   const fill = planFill(fillWorld, { ...(targets === undefined ? {} : { targets }), ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }) });
   const nodes = fillWorld.nodes.map((planned): NodeRunway => {
-    const alone = planFill(buildWorld(snapshot, pools, facts, worldOptions), { only: new Set([planned.name]), ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }) });
+    const only = new Set([planned.name]);
+    const alone = planFill(buildWorld(snapshot, basis, worldOptions, only), { only, ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }) });
     const own = alone.nodes.get(planned.name);
     const inFill = fill.nodes.get(planned.name);
     const failure = own?.failure;

@@ -1,4 +1,4 @@
-import { isPoolEnabled, selectsNamespace, selectsNode, type IPVersion, type Node, type DefaultedIPPool } from '@ipamkit/models';
+import { isPoolEnabled, selectsNamespace, selectsNode, type BlockAffinity, type DefaultedIPPool, type IPVersion, type Node } from '@ipamkit/models';
 import type { HostReservedAttr } from '../block/index.js';
 import { blockCap } from '../client/auto-assign.js';
 import { maxPrefixLength, poolContaining } from '../client/pool-qualification.js';
@@ -80,7 +80,13 @@ function familyBlock(world: PlannedWorld, node: Node, version: IPVersion, window
 }
 
 /** The node's families as AutoAssign would see them for a Workload in an unlabelled namespace. */
-export function planNodeFamilies(world: PlannedWorld, snapshot: ClusterSnapshot, node: Node, options: WorldOptions): PlannedNode {
+export function planNodeFamilies(
+  world: PlannedWorld,
+  snapshot: ClusterSnapshot,
+  node: Node,
+  options: WorldOptions,
+  affinities: readonly BlockAffinity[],
+): PlannedNode {
   const windows = isWindowsNode(node);
   const families = options.ipVersions.map((version): PlannedFamily => {
     const { allowed, blocked } = familyBlock(world, node, version, windows);
@@ -96,7 +102,7 @@ export function planNodeFamilies(world: PlannedWorld, snapshot: ClusterSnapshot,
       cap: blockCap(snapshot.config.maxBlocksPerHost, options.requestMaxBlocksPerHost),
     };
     const owner = `host:${node.name}`;
-    for (const affinity of snapshot.affinities) {
+    for (const affinity of affinities) {
       if (affinity.type !== 'host' || affinity.host !== node.name) continue;
       if (poolContaining(allowed, affinity.cidr.split('/')[0] ?? affinity.cidr) === undefined) continue;
       let block = world.blocks.get(affinity.cidr);

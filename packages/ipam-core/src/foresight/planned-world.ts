@@ -5,7 +5,9 @@ import {
   cidrSize,
   type DefaultedIPPool,
   type IPAMConfig,
+  type BlockAffinity,
   type IPVersion,
+  type Node,
 } from '@ipamkit/models';
 import { garbageCollectCooldown, isEmpty, numFree, WINDOWS_RESERVED_HANDLE, type HostReservedAttr } from '../block/index.js';
 import { newBlock, unixNanos } from '../block/new-block.js';
@@ -53,25 +55,36 @@ export interface WorldOptions {
   readonly requestMaxBlocksPerHost: number;
 }
 
+/** What every world of one snapshot shares, computed once: block facts and each pool's free space. */
+export interface SnapshotBasis {
+  readonly pools: readonly DefaultedIPPool[];
+  readonly facts: readonly BlockFact[];
+  readonly available: ReadonlyMap<string, bigint>;
+  readonly affinitiesByHost: ReadonlyMap<string, readonly BlockAffinity[]>;
+  /** The snapshot's nodes in name order (the fill's order). */
+  readonly nodes: readonly Node[];
+}
+
 /** Windows nodes pre-reserve these IPv4 ordinals in every new block (design/ipam-core.md, "Foresight"). */
 export const WINDOWS_HOST_RESERVED: HostReservedAttr = { startOfBlock: 3, endOfBlock: 1, handle: WINDOWS_RESERVED_HANDLE, note: 'windows host rsvd' };
 
 /** What the snapshot's blocks look like after cooldown, computed once and shared by every world. */
 export interface BlockFact {
   readonly cidr: string;
+  readonly placement: Pick<PlannedBlock, 'base' | 'end' | 'version' | 'pool'>;
   readonly free: number;
   readonly owner: string | undefined;
   readonly reclaimable: boolean;
 }
 
-export function blockFacts(snapshot: ClusterSnapshot, reservations: ReservationFilter): BlockFact[] {
+export function blockFacts(snapshot: ClusterSnapshot, pools: readonly DefaultedIPPool[], reservations: ReservationFilter): BlockFact[] {
   return snapshot.blocks.map((stored) => {
     const { block } = garbageCollectCooldown(stored, { cooldownSeconds: snapshot.config.ipCooldownSeconds, now: snapshot.now });
     const free = numFree(block, reservations);
     const owner = stored.affinity === undefined ? undefined : `${stored.affinity.type}:${stored.affinity.host}`;
     const claimedAt = stored.affinityClaimTime === undefined ? Number.NaN : Date.parse(stored.affinityClaimTime);
     const oldEnough = Number.isNaN(claimedAt) || snapshot.now.getTime() - claimedAt >= EMPTY_BLOCK_MIN_RECLAIM_AGE_MS;
-    return { cidr: stored.cidr, free, owner, reclaimable: owner !== undefined && free > 0 && isEmpty(block) && oldEnough };
+    return { cidr: stored.cidr, placement: placementOf(pools, stored.cidr), free, owner, reclaimable: owner !== undefined && free > 0 && isEmpty(block) && oldEnough };
   });
 }
 
@@ -87,42 +100,62 @@ function rangeOf(cidr: string): { base: bigint; end: bigint } {
   return { base: parsed.network, end: parsed.network + cidrSize(parsed) };
 }
 
-export function addPlannedBlock(world: PlannedWorld, block: Omit<PlannedBlock, 'base' | 'end' | 'version' | 'pool'>): PlannedBlock {
-  const pool = world.pools.find((p) => cidrContains(p.cidr, block.cidr));
-  const planned: PlannedBlock = { ...block, ...rangeOf(block.cidr), version: ipVersionOfCidr(block.cidr), pool: pool?.name };
+/** Where a block sits: its range, family and pool (computed once per snapshot for its blocks). */
+function placementOf(pools: readonly DefaultedIPPool[], cidr: string): Pick<PlannedBlock, 'base' | 'end' | 'version' | 'pool'> {
+  return { ...rangeOf(cidr), version: ipVersionOfCidr(cidr), pool: pools.find((p) => cidrContains(p.cidr, cidr))?.name };
+}
+
+function insert(world: PlannedWorld, planned: PlannedBlock): PlannedBlock {
   world.blocks.set(planned.cidr, planned);
-  if (pool !== undefined) {
-    const list = world.blocksByPool.get(pool.name) ?? [];
+  if (planned.pool !== undefined) {
+    const list = world.blocksByPool.get(planned.pool) ?? [];
     list.push(planned);
-    world.blocksByPool.set(pool.name, list);
+    world.blocksByPool.set(planned.pool, list);
   }
   return planned;
 }
 
-/** A fresh world from the snapshot and its precomputed block facts. */
-export function buildWorld(
-  snapshot: ClusterSnapshot,
-  pools: readonly DefaultedIPPool[],
-  facts: readonly BlockFact[],
-  options: WorldOptions,
-): PlannedWorld {
+export function addPlannedBlock(world: PlannedWorld, block: Omit<PlannedBlock, 'base' | 'end' | 'version' | 'pool'>): PlannedBlock {
+  return insert(world, { ...block, ...placementOf(world.pools, block.cidr) });
+}
+
+/** The shared part of every world of `snapshot`. */
+export function snapshotBasis(snapshot: ClusterSnapshot, pools: readonly DefaultedIPPool[]): SnapshotBasis {
   const reservations = createReservationFilter(snapshot.reservations);
   const utilization = computeUtilization({ pools, blocks: snapshot.blocks, reservations: snapshot.reservations });
+  const affinitiesByHost = new Map<string, BlockAffinity[]>();
+  for (const affinity of snapshot.affinities) {
+    const list = affinitiesByHost.get(affinity.host) ?? [];
+    list.push(affinity);
+    affinitiesByHost.set(affinity.host, list);
+  }
+  return {
+    pools,
+    facts: blockFacts(snapshot, pools, reservations),
+    available: new Map(utilization.filter((u) => pools.some((p) => p.name === u.name)).map((u) => [u.name, u.available])),
+    affinitiesByHost,
+    nodes: [...snapshot.nodes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+  };
+}
+
+/** A fresh world from the snapshot's basis; with `only`, just those nodes take part. */
+export function buildWorld(snapshot: ClusterSnapshot, basis: SnapshotBasis, options: WorldOptions, only?: ReadonlySet<string>): PlannedWorld {
   const world: PlannedWorld = {
     config: snapshot.config,
-    reservations,
+    reservations: createReservationFilter(snapshot.reservations),
     now: snapshot.now,
-    pools,
+    pools: basis.pools,
     blocks: new Map(),
     blocksByPool: new Map(),
     nodes: [],
     noClaimablePool: new Set(),
-    poolAvailable: new Map(utilization.filter((u) => pools.some((p) => p.name === u.name)).map((u) => [u.name, u.available])),
+    poolAvailable: new Map(basis.available),
   };
-  for (const fact of facts) addPlannedBlock(world, { ...fact, keptBy: undefined });
-  const nodes = [...snapshot.nodes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const planned = nodes.map((node) => planNodeFamilies(world, snapshot, node, options));
-  world.nodes.push(...planned);
+  for (const fact of basis.facts) {
+    insert(world, { cidr: fact.cidr, free: fact.free, owner: fact.owner, reclaimable: fact.reclaimable, keptBy: undefined, ...fact.placement });
+  }
+  const nodes = only === undefined ? basis.nodes : basis.nodes.filter((n) => only.has(n.name));
+  world.nodes.push(...nodes.map((node) => planNodeFamilies(world, snapshot, node, options, basis.affinitiesByHost.get(node.name) ?? [])));
   return world;
 }
 
