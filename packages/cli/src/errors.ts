@@ -80,3 +80,12 @@ export class DatastoreMissingError extends IpamError {
   override name = 'DatastoreMissingError';
   readonly category: ErrorCategory = 'validation';
 }
+
+/**
+ * `ipam migrate-pool finish` refused: the old pool still holds allocations (or addresses in
+ * cooldown), or the migration was not started. Nothing was removed; look again later.
+ */
+export class PoolNotDrainedError extends IpamError {
+  override name = 'PoolNotDrainedError';
+  readonly category: ErrorCategory = 'stop-and-re-evaluate';
+}

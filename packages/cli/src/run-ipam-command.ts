@@ -15,6 +15,8 @@ import { EXIT, exitCodeOf } from './exit-codes.js';
 import { explainIP } from './explain/explain-ip.js';
 import { explainNode } from './explain/explain-node.js';
 import { explainPod } from './explain/explain-pod.js';
+import { addForesightCommands } from './foresight/foresight-commands.js';
+import { addMigratePoolCommand } from './migrate-pool/migrate-pool-command.js';
 import { renderIPExplanation, renderNodeExplanation, renderPodExplanation } from './explain/render-explain.js';
 import { prettyJson } from './format/pretty-json.js';
 import { addInstallCniCommand } from './install-cni/install-cni-command.js';
@@ -208,6 +210,8 @@ function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: D
         return { text: renderNodeExplanation(result), json: result };
       }, json, 'read-only');
     });
+  addForesightCommands(ipam, setTask, () => io.stdin ?? process.stdin);
+  addMigratePoolCommand(ipam, setTask, () => io.stdin ?? process.stdin);
   addMigrateCommands(program, setTask);
   addInstallCniCommand(program, io);
   addResourceCommands(program, setTask, () => io.stdin ?? process.stdin);

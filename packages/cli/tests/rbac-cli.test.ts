@@ -61,6 +61,8 @@ describe.each(CALICO_API_MODES)('the CLI under its ClusterRole ($name group)', (
   it('every reading command', async () => {
     const cluster = join(dir, 'cluster.json');
     writeFileSync(cluster, JSON.stringify({ pods: [{ namespace: 'default', name: 'web-1', nodeName: 'node-a', phase: 'Running', ips: ['10.0.0.3'] }], services: [] }));
+    const nextPool = join(dir, 'pool-v4-next.yaml');
+    writeFileSync(nextPool, 'apiVersion: projectcalico.org/v3\nkind: IPPool\nmetadata:\n  name: pool-v4-next\nspec:\n  cidr: 10.9.0.0/24\n');
     const runs = [
       ['ipam', 'show'],
       ['ipam', 'show', '--show-blocks'],
@@ -71,6 +73,10 @@ describe.each(CALICO_API_MODES)('the CLI under its ClusterRole ($name group)', (
       ['ipam', 'explain', '--ip', '10.0.0.3', '--cluster-state', cluster],
       ['ipam', 'explain', '--pod', 'default/web-1', '--cluster-state', cluster],
       ['ipam', 'explain', '--node', 'node-a'],
+      ['ipam', 'runway'],
+      ['ipam', 'what-if', '--add-nodes', '1', '--strict-affinity', 'true'],
+      ['ipam', 'migrate-pool', 'plan', '--from', 'pool-v4', '--to', 'pool-v4-next', '-f', nextPool],
+      ['ipam', 'migrate-pool', 'status', '--from', 'pool-v4', '--to', 'pool-v4-next'],
       ['datastore', 'migrate', 'export', '-f', join(dir, 'again.json')],
     ];
     const results = [];
@@ -93,6 +99,22 @@ describe.each(CALICO_API_MODES)('the CLI under its ClusterRole ($name group)', (
     const results = [];
     for (const argv of runs) results.push(await cli(...argv));
     expect(results).toEqual(runs.map((argv) => ok(argv.join(' '))));
+    expect(deniedRequests(bound.server)).toEqual([]);
+  });
+
+  it('migrate-pool start and finish: a new pool from a file, the old one drained and deleted', async () => {
+    await ds.ipPools.create({ name: 'drained', cidr: '10.200.0.0/24', blockSize: 26 });
+    const file = join(dir, 'next-pool.yaml');
+    writeFileSync(file, 'apiVersion: projectcalico.org/v3\nkind: IPPool\nmetadata:\n  name: next\nspec:\n  cidr: 10.201.0.0/24\n  blockSize: 26\n');
+    const runs = [
+      ['ipam', 'migrate-pool', 'start', '--from', 'drained', '--to', 'next', '-f', file],
+      ['ipam', 'migrate-pool', 'finish', '--from', 'drained', '--to', 'next'],
+    ];
+    const results = [];
+    for (const argv of runs) results.push(await cli(...argv));
+    expect(results).toEqual(runs.map((argv) => ok(argv.join(' '))));
+    expect((await ds.ipPools.list()).map((p) => p.name)).toContain('next');
+    expect((await ds.ipPools.list()).map((p) => p.name)).not.toContain('drained');
     expect(deniedRequests(bound.server)).toEqual([]);
   });
 

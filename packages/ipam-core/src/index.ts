@@ -7,3 +7,6 @@ export * from './utilization/index.js';
 
 // The IPAM client.
 export * from './client/index.js';
+
+// Runway and what-if planning (pure, over a snapshot).
+export * from './foresight/index.js';

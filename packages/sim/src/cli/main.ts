@@ -7,6 +7,7 @@ export const USAGE = `usage:
   ipamkit-sim run [--nodes 50] [--pods 2000] [--churn 3] [--datastore sqlite|etcd] [--spawn]
                   [--services 20] [--grace-ms 2000] [--seed 1] [--sqlite-path FILE]
                   [--etcd-endpoints URL,...] [--report out.html]
+  ipamkit-sim run [--what-if="FLAGS"] [--nodes 8] [--datastore sqlite|etcd]   replay a what-if
   ipamkit-sim hammer [--processes 16] [--ops 100000] [--kill-rate 0.01] [--datastore sqlite|etcd|kubernetes]
                   [--restart-etcd] [--pods-per-process 8] [--grace-ms 1000] [--seed 1] [--json out.json]
                   [--all-callers] [--fault-rate 0] [--services 6] [--controller-kill-ms 2000]

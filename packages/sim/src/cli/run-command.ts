@@ -6,6 +6,9 @@ import { runSim } from '../run/run-sim.js';
 import { wantsHelp } from './command-help.js';
 import { numberFlag, parseFlags, stringFlag } from './parse-flags.js';
 import { RUN_HELP } from './run-help.js';
+import { replayWhatIf, renderReplay } from '../what-if/replay-what-if.js';
+import { parseWhatIf } from '../what-if/what-if-flags.js';
+import { SimConfigError } from '../errors.js';
 import type { SimIo } from './sim-io.js';
 
 /** The flags the command accepts; its help (`run-help.ts`) is keyed by them. */
@@ -21,6 +24,7 @@ export const RUN_SPEC = {
   'grace-ms': { type: 'string' },
   seed: { type: 'string' },
   report: { type: 'string' },
+  'what-if': { type: 'string' },
 } as const;
 
 /** `ipamkit-sim run`: exit 0 only when the final check is clean; `--help` anywhere prints the help instead. */
@@ -30,6 +34,8 @@ export async function runCommand(args: readonly string[], io: SimIo): Promise<nu
     return 0;
   }
   const f = parseFlags(args, RUN_SPEC);
+  const whatIf = stringFlag(f, 'what-if');
+  if (whatIf !== undefined) return replayCommand(f, whatIf, io);
   const partial: Partial<Record<keyof RunOptions, unknown>> = {
     nodes: numberFlag(f, 'nodes'),
     pods: numberFlag(f, 'pods'),
@@ -51,4 +57,25 @@ export async function runCommand(args: readonly string[], io: SimIo): Promise<nu
     io.stdout.write(`report written to ${options.reportPath}\n`);
   }
   return result.check.violations.length === 0 ? 0 : 1;
+}
+
+/** `run --what-if "<flags>"`: the replay instead of the churn run (design/sim.md, "What-if replay"). */
+async function replayCommand(f: Record<string, string | boolean | undefined>, whatIf: string, io: SimIo): Promise<number> {
+  const ignored = ['pods', 'churn', 'spawn', 'services', 'grace-ms', 'seed', 'report'].filter((k) => f[k] !== undefined);
+  if (ignored.length > 0) throw new SimConfigError(`--what-if replays a fill; it does not take --${ignored.join(', --')}`);
+  const datastore = stringFlag(f, 'datastore') ?? 'sqlite';
+  if (datastore !== 'sqlite' && datastore !== 'etcd') throw new SimConfigError(`--datastore must be sqlite or etcd, got ${datastore}`);
+  const nodes = numberFlag(f, 'nodes') ?? 8;
+  if (!Number.isInteger(nodes) || nodes < 1 || nodes > 200) throw new SimConfigError(`--nodes must be an integer from 1 to 200 with --what-if, got ${nodes}`);
+  const sqlitePath = stringFlag(f, 'sqlite-path');
+  const etcdEndpoints = stringFlag(f, 'etcd-endpoints')?.split(',');
+  const result = await replayWhatIf({
+    nodes,
+    datastore,
+    replay: parseWhatIf(whatIf),
+    ...(sqlitePath === undefined ? {} : { sqlitePath }),
+    ...(etcdEndpoints === undefined ? {} : { etcdEndpoints }),
+  });
+  io.stdout.write(renderReplay(result));
+  return result.agrees ? 0 : 1;
 }

@@ -22,5 +22,9 @@ export const RUN_HELP = renderCommandHelp<typeof RUN_SPEC>({
     'grace-ms': { value: 'MS', default: RUN_DEFAULTS.gracePeriodMs, description: 'GC leak grace period in milliseconds, at least 100' },
     seed: { value: 'N', default: RUN_DEFAULTS.seed, description: 'seed of the random choices: the same seed gives the same run shape' },
     report: { value: 'FILE', description: 'also write the self-contained HTML report (heatmaps, latency) to FILE' },
+    'what-if': {
+      value: '"FLAGS"',
+      description: 'instead of the churn run: predict with the planner, make the change (ipam what-if flags after =, e.g. --what-if="--strict-affinity true") for real on two /23 pools and --nodes nodes (default 8), fill through the CNI plugin, compare; exits 1 on disagreement',
+    },
   },
 });

@@ -53,13 +53,13 @@ export interface SimResult {
   readonly samples: LatencyRecorder['samples'];
 }
 
-interface Backend {
+export interface Backend {
   readonly ds: Datastore;
   readonly confKeys: Record<string, unknown>;
   close(): Promise<void>;
 }
 
-async function openBackend(o: RunOptions, dir: string): Promise<Backend> {
+export async function openBackend(o: RunOptions, dir: string): Promise<Backend> {
   if (o.datastore === 'sqlite') {
     const path = o.sqlitePath ?? join(dir, 'ipam.db');
     const ds = await createDatastore(simDatastoreConfig({ datastore: 'sqlite', sqlitePath: path }, {}));

@@ -1,0 +1,62 @@
+import { Option, type Command } from 'commander';
+import { CliUsageError } from '../errors.js';
+import type { SetForesightTask } from '../foresight/foresight-commands.js';
+import { poolsFromFile } from '../foresight/foresight-inputs.js';
+import { planPoolMigration } from './migrate-pool-plan.js';
+import { finishPoolMigration, poolMigrationStatus, startPoolMigration } from './migrate-pool-steps.js';
+import { renderMigrationFinish, renderMigrationPlan, renderMigrationStart, renderMigrationStatus } from './render-migrate-pool.js';
+import { EXIT } from '../exit-codes.js';
+
+const STEPS = ['plan', 'start', 'status', 'finish'] as const;
+type Step = (typeof STEPS)[number];
+
+function isStep(value: string): value is Step {
+  return (STEPS as readonly string[]).includes(value);
+}
+
+/**
+ * `ipam migrate-pool <plan|start|status|finish> --from <pool> --to <pool>` (design/cli.md
+ * "migrate-pool"). plan and status are read-only; start and finish write and are resumable.
+ */
+export function addMigratePoolCommand(ipam: Command, setTask: SetForesightTask, stdin: () => NodeJS.ReadableStream): void {
+  ipam
+    .command('migrate-pool')
+    .description('move workloads from one pool to another: plan, start, status, finish (never deletes pods)')
+    .argument('<step>', 'plan | start | status | finish')
+    .requiredOption('--from <pool>', 'the pool to leave')
+    .requiredOption('--to <pool>', 'the pool to move to')
+    .option('-f, --file <path>', 'IPPool YAML or JSON defining --to when it does not exist yet (plan, start)')
+    .addOption(new Option('-o, --output <format>', 'output format: table (default) or json'))
+    .action((step: string, o: { from: string; to: string; file?: string; output?: string }) => {
+      if (!isStep(step)) throw new CliUsageError(`migrate-pool step must be one of ${STEPS.join(', ')}, got ${JSON.stringify(step)}`);
+      if (o.output !== undefined && o.output !== 'table' && o.output !== 'json') throw new CliUsageError(`unknown output format ${JSON.stringify(o.output)}: use table or json`);
+      if (o.file !== undefined && (step === 'status' || step === 'finish')) throw new CliUsageError(`-f is for plan and start, not ${step}`);
+      const json = o.output === 'json';
+      const names = { from: o.from, to: o.to };
+      const file = o.file;
+      if (step === 'plan' || step === 'start') {
+        setTask(async (ctx) => {
+          const toFile = file === undefined ? undefined : await poolsFromFile(file, stdin());
+          const args = { ...names, ...(toFile === undefined ? {} : { toFile }) };
+          if (step === 'plan') {
+            const plan = await planPoolMigration(ctx, args);
+            return { text: renderMigrationPlan(plan), json: plan, exitCode: plan.fits ? EXIT.ok : EXIT.problems };
+          }
+          const started = await startPoolMigration(ctx, args);
+          return { text: renderMigrationStart(started), json: started };
+        }, json, step === 'plan' ? 'read-only' : 'must-exist');
+        return;
+      }
+      if (step === 'status') {
+        setTask(async (ctx) => {
+          const status = await poolMigrationStatus(ctx, names);
+          return { text: renderMigrationStatus(status), json: status };
+        }, json, 'read-only');
+        return;
+      }
+      setTask(async (ctx) => {
+        const finished = await finishPoolMigration(ctx, names);
+        return { text: renderMigrationFinish(finished), json: finished };
+      }, json, 'must-exist');
+    });
+}
