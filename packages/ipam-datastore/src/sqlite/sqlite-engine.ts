@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, StoredRow } from '../engine/row-engine.js';
-import { decodedCopy } from './decoded-copy.js';
+import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
 import { decodeValue, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
@@ -192,7 +192,7 @@ export class SqliteEngine implements RowEngine {
     return stmt.all(...params).map((r) => new SqliteRow(kind, r, this.decoded));
   }
 
-  putRow(kind: KindName, row: StoredRow): void {
+  putRow(kind: KindName, row: StoredRow, owned = false): void {
     const index = KINDS[kind].indexOf(row.value);
     const text = encodeValue(row.value);
     this.lastEncoded = { value: row.value, text };
@@ -206,8 +206,9 @@ export class SqliteEngine implements RowEngine {
       text,
     );
     // The next read of this row (the CAS check of the next write, a block re-read) copies instead of
-    // parsing. Safe even if this transaction rolls back: the entry is keyed by its exact text.
-    const decoded = decodedCopy(kind, row.value);
+    // parsing. Safe even if this transaction rolls back: the entry is keyed by its exact text. A
+    // value the engine owns is memoised as it is (design/ipam-datastore.md, "Allocation cost").
+    const decoded = owned ? decodedAsIs(kind, row.value) : decodedCopy(kind, row.value);
     if (decoded !== undefined) this.decoded.seed(kind, row.key, text, decoded);
   }
 
