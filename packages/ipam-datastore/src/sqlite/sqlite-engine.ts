@@ -3,7 +3,7 @@ import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from 
 import type { ChangeRecord, RowEngine, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
-import { decodeValue, encodeValue } from './row-codec.js';
+import { decodeValue, encodeExact, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
 import { translateSqliteError } from './translate-sqlite-error.js';
 import type { WriterMutexLease } from './file-writer-mutex.js';
@@ -194,7 +194,10 @@ export class SqliteEngine implements RowEngine {
 
   putRow(kind: KindName, row: StoredRow, owned = false): void {
     const index = KINDS[kind].indexOf(row.value);
-    const text = encodeValue(row.value);
+    // One walk per write: the walk that accepts the value for the decode cache also proves the
+    // native writer renders it exactly (design/ipam-datastore.md, "Allocation cost").
+    const decoded = owned ? decodedAsIs(kind, row.value) : decodedCopy(kind, row.value);
+    const text = (decoded === undefined ? undefined : encodeExact(kind, row.value)) ?? encodeValue(row.value);
     this.lastEncoded = { value: row.value, text };
     this.kind(kind).put.run(
       row.key,
@@ -208,7 +211,6 @@ export class SqliteEngine implements RowEngine {
     // The next read of this row (the CAS check of the next write, a block re-read) copies instead of
     // parsing. Safe even if this transaction rolls back: the entry is keyed by its exact text. A
     // value the engine owns is memoised as it is (design/ipam-datastore.md, "Allocation cost").
-    const decoded = owned ? decodedAsIs(kind, row.value) : decodedCopy(kind, row.value);
     if (decoded !== undefined) this.decoded.seed(kind, row.key, text, decoded);
   }
 
