@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError, type Datastore, type DatastoreTx } from '@ipamkit/models';
 import { allocateFirst, sampleBlock, sampleHandle } from '@ipamkit/test-utils';
 import type { KindName } from '../src/engine/kinds.js';
-import { decodedCopy } from '../src/sqlite/decoded-copy.js';
+import { decodedAsIs, decodedCopy } from '../src/sqlite/decoded-copy.js';
 import { DecodedValueCache } from '../src/sqlite/decoded-value-cache.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
-import { decodeValue, encodeValue } from '../src/sqlite/row-codec.js';
+import { decodeValue, encodeExact, encodeValue } from '../src/sqlite/row-codec.js';
 import { tempDir } from './support/temp-dir.js';
 
 describe('DecodedValueCache', () => {
@@ -122,6 +122,64 @@ describe('decodedCopy', () => {
     expect(decodedCopy('node', { name: 'n', small: 5n })).toBeUndefined();
     expect(decodedCopy('node', { name: 'n', unsafe: 2 ** 60 })).toBeUndefined();
     expect(decodedCopy('block', { ...sampleBlock('10.0.0.0/30'), sequenceNumber: 1 })).toBeUndefined();
+  });
+});
+
+describe('decodedAsIs', () => {
+  it('answers with the value itself exactly when it already is what decoding its text gives', () => {
+    const cases = fc.oneof(
+      fc.tuple(fc.constant<KindName>('block'), blockLike),
+      fc.tuple(fc.constantFrom<KindName>('node', 'handle', 'ipPool'), fc.dictionary(fc.string(), roundTripValue, { maxKeys: 5 })),
+    );
+    let answered = 0;
+    fc.assert(
+      fc.property(cases, ([kind, value]) => {
+        const record = value as Record<string, unknown>;
+        const asIs = decodedAsIs(kind, record);
+        if (asIs === undefined) return;
+        answered++;
+        expect(asIs).toBe(record);
+        expect(shape(asIs)).toStrictEqual(shape(decodeValue(kind, encodeValue(record))));
+      }),
+      { numRuns: 1500 },
+    );
+    expect(answered).toBeGreaterThan(100);
+  });
+
+  it('answers for the values the core writes, without copying them', () => {
+    const block = allocateFirst(sampleBlock('10.0.0.0/30'), 'h1') as unknown as Record<string, unknown>;
+    expect(decodedAsIs('block', block)).toBe(block);
+    expect(decodedAsIs('block', { ...block, sequenceNumber: 1 })).toBeUndefined();
+    expect(decodedAsIs('node', Object.assign(Object.create(null) as Record<string, unknown>, { name: 'n' }))).toBeUndefined();
+    expect(decodedAsIs('node', { name: 'n', small: 5n })).toBeUndefined();
+  });
+});
+
+describe('encodeExact', () => {
+  it('writes the lossless text byte for byte for every value the decode cache accepts', () => {
+    const cases = fc.oneof(
+      fc.tuple(fc.constant<KindName>('block'), blockLike),
+      fc.tuple(fc.constantFrom<KindName>('node', 'handle', 'ipPool'), fc.dictionary(fc.string(), roundTripValue, { maxKeys: 5 })),
+    );
+    let answered = 0;
+    fc.assert(
+      fc.property(cases, ([kind, value]) => {
+        const record = value as Record<string, unknown>;
+        if (decodedCopy(kind, record) === undefined) return;
+        const text = encodeExact(kind, record);
+        if (text === undefined) return;
+        answered++;
+        expect(text).toBe(encodeValue(record));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(answered).toBeGreaterThan(100);
+  });
+
+  it('writes a block the core wrote as the lossless writer does, and declines a bigint it cannot write', () => {
+    const block = allocateFirst(sampleBlock('10.0.0.0/30'), 'h1') as unknown as Record<string, unknown>;
+    expect(encodeExact('block', block)).toBe(encodeValue(block));
+    expect(encodeExact('node', { name: 'n', big: 1n << 60n })).toBeUndefined();
   });
 });
 

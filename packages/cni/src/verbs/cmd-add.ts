@@ -1,5 +1,5 @@
-import { partialAutoAssignResult, sequenceNumberFor, type IPAMAssignments, type IpamClient, type ReleaseOptions } from '@ipamkit/ipam-core';
-import { bitsOf, cidrContains, ipVersionOfAddress, WINDOWS_RESERVED_HANDLE, type AllocationBlock, type Namespace } from '@ipamkit/models';
+import { partialAutoAssignResult, type IPAMAssignments, type IpamClient, type ReleaseOptions } from '@ipamkit/ipam-core';
+import { bitsOf, ipVersionOfAddress, WINDOWS_RESERVED_HANDLE, type Namespace } from '@ipamkit/models';
 import type { CniArgs } from '../config/cni-args.js';
 import type { Workload } from '../config/workload.js';
 import { AllocationError, CniError } from '../errors.js';
@@ -18,24 +18,33 @@ import { resultOf } from './result-of.js';
 
 const bare = (cidr: string): string => cidr.split('/')[0] ?? cidr;
 
-/** The release of one address we allocated, guarded by handle and by the sequence number now stored. */
-function releaseOptionFor(blocks: readonly AllocationBlock[], handle: string, ip: string): ReleaseOptions {
-  const block = blocks.find((b) => cidrContains(b.cidr, ip));
-  const sequenceNumber = block === undefined ? undefined : sequenceNumberFor(block, ip);
-  return sequenceNumber === undefined ? { address: ip, handle } : { address: ip, handle, sequenceNumber };
+/** An address this call allocated and the sequence number the core returned for it. */
+interface Allocated {
+  readonly address: string;
+  readonly sequenceNumber: bigint;
 }
 
-/** Gives back what this call allocated; failures are only logged (design/calico-callers.md#dual-stack). */
-async function rollback(inv: Invocation, ipam: IpamClient, handleId: string, addresses: readonly string[]): Promise<void> {
-  if (addresses.length === 0) return;
+/** What AutoAssign returned for a family, paired address by address with its sequence number. */
+function allocatedOf(a: IPAMAssignments | undefined): Allocated[] {
+  if (a === undefined) return [];
+  return a.ips.flatMap((address, i) => {
+    const sequenceNumber = a.sequenceNumbers[i];
+    return sequenceNumber === undefined ? [] : [{ address, sequenceNumber }];
+  });
+}
+
+/**
+ * Gives back what this call allocated, each address guarded by handle and by the sequence number
+ * it was allocated under; failures are only logged (design/calico-callers.md#dual-stack).
+ */
+async function rollback(inv: Invocation, ipam: IpamClient, handle: string, allocated: readonly Allocated[]): Promise<void> {
+  if (allocated.length === 0) return;
+  const releases: ReleaseOptions[] = allocated.map((a) => ({ address: bare(a.address), handle, sequenceNumber: a.sequenceNumber }));
   try {
-    await withDeadline(inv.deadline, SHORT_DEADLINE_MS, 'rolling back a partial allocation', async () => {
-      const blocks = await (await inv.store()).blocks.list();
-      return ipam.releaseIPs(addresses.map((a) => releaseOptionFor(blocks, handleId, bare(a))));
-    });
-    inv.log.info(`released ${addresses.length} address(es) of a failed request`);
+    await withDeadline(inv.deadline, SHORT_DEADLINE_MS, 'rolling back a partial allocation', () => ipam.releaseIPs(releases));
+    inv.log.info(`released ${allocated.length} address(es) of a failed request`);
   } catch (err) {
-    inv.log.error(`could not release a partial allocation (${addresses.join(', ')}): ${err instanceof Error ? err.message : String(err)}`);
+    inv.log.error(`could not release a partial allocation (${allocated.map((a) => a.address).join(', ')}): ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
@@ -45,13 +54,13 @@ function shortText(a: IPAMAssignments | undefined, version: 4 | 6, want: number)
 }
 
 async function assignExplicit(inv: Invocation, ipam: IpamClient, handleId: string, ips: readonly string[], attrs: Record<string, string>, capped: boolean): Promise<string[]> {
-  const done: string[] = [];
+  const done: Allocated[] = [];
   try {
     await inv.locked(() =>
       withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning the requested addresses', async () => {
         for (const ip of ips) {
-          await ipam.assignIP({ ip, handleId, attrs, hostname: inv.node, intendedUse: 'Workload', ...(capped ? { maxAllocToHandlePerIPVersion: 1 } : {}) });
-          done.push(ip);
+          const { sequenceNumber } = await ipam.assignIP({ ip, handleId, attrs, hostname: inv.node, intendedUse: 'Workload', ...(capped ? { maxAllocToHandlePerIPVersion: 1 } : {}) });
+          done.push({ address: ip, sequenceNumber });
         }
       }),
     );
@@ -92,14 +101,13 @@ async function assignAuto(
   } catch (err) {
     // Unlike Calico (design/calico-callers.md#cni-quirks), a failure of either family gives back what the other got.
     const partial = partialAutoAssignResult(err);
-    await rollback(inv, ipam, req.handleId, [...(partial?.ipv4?.ips ?? []), ...(partial?.ipv6?.ips ?? [])]);
+    await rollback(inv, ipam, req.handleId, [...allocatedOf(partial?.ipv4), ...allocatedOf(partial?.ipv6)]);
     throw err;
   }
-  const all = [...(got.ipv4?.ips ?? []), ...(got.ipv6?.ips ?? [])];
   const v4Short = req.num4 > 0 && (got.ipv4?.ips.length ?? 0) < req.num4;
   const v6Short = req.num6 > 0 && (got.ipv6?.ips.length ?? 0) < req.num6;
   if (v4Short || v6Short) {
-    await rollback(inv, ipam, req.handleId, all);
+    await rollback(inv, ipam, req.handleId, [...allocatedOf(got.ipv4), ...allocatedOf(got.ipv6)]);
     const version = v4Short ? 4 : 6;
     const text = shortText(version === 4 ? got.ipv4 : got.ipv6, version, version === 4 ? req.num4 : req.num6);
     throw new AllocationError(`failed to request IPv${version} addresses: ${text}`);

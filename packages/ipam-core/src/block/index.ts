@@ -32,8 +32,8 @@ export {
   autoAssignInBlock,
   type AutoAssignInBlockArgs,
   type AutoAssignInBlockResult,
-} from './auto-assign-in-block.js';
-export { assignInBlock, type AssignInBlockArgs } from './assign-in-block.js';
+} from './take-free-addresses.js';
+export { assignInBlock, type AssignInBlockArgs } from './take-named-address.js';
 export {
   releaseInBlock,
   type BlockRelease,

@@ -1,12 +1,12 @@
 import { blockCidrFor, type BlockOwner, canonicalAddress, ConflictError, ipVersionOfAddress, ValidationError } from '@ipamkit/models';
-import { AddressInUseError, assignInBlock, HandleMaxAllocReachedError } from '../block/index.js';
+import { AddressInUseError, assignInBlock, HandleMaxAllocReachedError, sequenceNumberFor } from '../block/index.js';
 import { claimAffineBlock, getPendingAffinity } from './affinity-claims.js';
 import { decideHostname } from './auto-assign.js';
 import { persistAllocation } from './block-handle-writes.js';
 import { type ClientDeps, collectedBlock, orUndefined } from './client-deps.js';
 import { BlockClaimConflictError } from './client-errors.js';
-import type { AssignIPArgs } from './client-types.js';
-import { ipsByHandle } from './handle-queries.js';
+import type { AssignIPArgs, AssignIPResult } from './client-types.js';
+import { handleAllocations } from './handle-queries.js';
 import { readIpamConfig } from './ipam-config-ops.js';
 import { defaultedPools, enabledPools, poolContaining } from './pool-qualification.js';
 import { withCasRetry } from './with-cas-retry.js';
@@ -17,7 +17,7 @@ import { withCasRetry } from './with-cas-retry.js';
  * host winning the block claim is retried (the address is then borrowed or refused by strict
  * affinity) instead of surfacing as "already claimed".
  */
-export async function assignIP(deps: ClientDeps, args: AssignIPArgs): Promise<void> {
+export async function assignIP(deps: ClientDeps, args: AssignIPArgs): Promise<AssignIPResult> {
   let ip: string;
   try {
     ip = canonicalAddress(args.ip);
@@ -39,8 +39,8 @@ export async function assignIP(deps: ClientDeps, args: AssignIPArgs): Promise<vo
   const maxAlloc = args.maxAllocToHandlePerIPVersion ?? 0;
   const ref = args.handleId === undefined ? undefined : { handleId: args.handleId, maxAlloc };
   try {
-    await withCasRetry(
-      async () => {
+    return await withCasRetry(
+      async (): Promise<AssignIPResult> => {
         let stored = await orUndefined(deps.ds.blocks.get(blockCidr));
         if (stored === undefined) {
           stored = await claimAffineBlock(deps, await getPendingAffinity(deps, owner, blockCidr), args.hostReservedAttr);
@@ -56,10 +56,13 @@ export async function assignIP(deps: ClientDeps, args: AssignIPArgs): Promise<vo
           });
         } catch (err) {
           // KubeVirt: re-assigning the address a capped handle already holds is success.
-          if (err instanceof AddressInUseError && args.handleId !== undefined && maxAlloc > 0 && err.existingHandleId === args.handleId && !err.inCooldown) return;
+          if (err instanceof AddressInUseError && args.handleId !== undefined && maxAlloc > 0 && err.existingHandleId === args.handleId && !err.inCooldown) {
+            return { sequenceNumber: sequenceNumberFor(block, ip) ?? block.sequenceNumber };
+          }
           throw err;
         }
         await persistAllocation(deps, { original: stored, next: next.block, count: 1 }, ref);
+        return { sequenceNumber: block.sequenceNumber };
       },
       {
         isRetryable: (err) => err instanceof ConflictError || err instanceof BlockClaimConflictError,
@@ -68,8 +71,8 @@ export async function assignIP(deps: ClientDeps, args: AssignIPArgs): Promise<vo
     );
   } catch (err) {
     if (!(err instanceof HandleMaxAllocReachedError) || args.handleId === undefined) throw err;
-    const held = await ipsByHandle(deps, args.handleId);
-    if (held.includes(ip)) return;
+    const held = (await handleAllocations(deps, args.handleId)).find((a) => a.ip === ip);
+    if (held !== undefined) return { sequenceNumber: held.sequenceNumber };
     throw new ValidationError(
       `handle ${args.handleId} already has IP(s) allocated, cannot assign additional IP ${ip} (maxAllocPerIPVersion=${maxAlloc})`,
       { cause: err },

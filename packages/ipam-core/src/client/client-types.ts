@@ -40,6 +40,11 @@ export interface AutoAssignArgs {
 export interface IPAMAssignments {
   /** Block-masked, e.g. `10.0.0.5/26` (the KubeVirt reuse path reports /32 or /128, as Calico does). */
   ips: string[];
+  /**
+   * `sequenceNumbers[i]` is the sequence number `ips[i]` was allocated under: pass it to
+   * releaseIPs to give the address back only if it was not released and re-allocated since.
+   */
+  sequenceNumbers: bigint[];
   ipVersion: IPVersion;
   numRequested: number;
   /** De-duplicated reasons for a short result. */
@@ -56,6 +61,10 @@ export interface AssignIPArgs {
   /** Optional here; when set it must be allowed by the pool. */
   intendedUse?: IntendedUse;
   maxAllocToHandlePerIPVersion?: number;
+}
+
+export interface AssignIPResult {
+  sequenceNumber: bigint;
 }
 
 export interface ReleaseOptions {
@@ -92,7 +101,8 @@ export type { BlockUtilization, PoolUtilization };
 
 export interface IpamClient {
   autoAssign(args: AutoAssignArgs): Promise<{ ipv4?: IPAMAssignments; ipv6?: IPAMAssignments }>;
-  assignIP(args: AssignIPArgs): Promise<void>;
+  /** Resolves to the sequence number the address is allocated under (for a guarded release). */
+  assignIP(args: AssignIPArgs): Promise<AssignIPResult>;
   releaseIPs(opts: ReleaseOptions[]): Promise<{ unallocated: string[]; released: ReleaseOptions[] }>;
   releaseByHandle(handleId: string): Promise<void>;
   ipsByHandle(handleId: string): Promise<string[]>;

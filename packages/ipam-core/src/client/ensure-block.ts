@@ -1,10 +1,10 @@
 import { type IPVersion, ipVersionOfCidr, ValidationError } from '@ipamkit/models';
 import type { HostReservedAttr } from '../block/index.js';
-import { findOrClaimBlock } from './affine-slow-path.js';
-import { readAssignContext } from './assign-context.js';
+import { readAssignContext } from './read-assign-context.js';
 import { decideHostname } from './auto-assign.js';
 import type { ClientDeps } from './client-deps.js';
 import type { BlockArgs } from './client-types.js';
+import { findOrClaimBlock } from './find-or-claim-block.js';
 import { withCasRetry } from './with-cas-retry.js';
 
 async function ensureFamily(deps: ClientDeps, host: string, version: IPVersion, pools: readonly string[], hostReserved: HostReservedAttr): Promise<string> {
@@ -23,8 +23,7 @@ async function ensureFamily(deps: ClientDeps, host: string, version: IPVersion, 
     handleId: undefined,
   } as const;
   const ctx = await withCasRetry(() => readAssignContext(deps, deps.ds, req), { operation: 'read EnsureBlock context' });
-  const state = { remaining: ctx.kept.map((a) => a.cidr), allowNewClaim: true };
-  const { block } = await findOrClaimBlock(deps, ctx, req, state, 0);
+  const { block } = await findOrClaimBlock(deps, ctx, req, ctx.kept.map((a) => a.cidr)[Symbol.iterator](), true, 0);
   return block.cidr;
 }
 

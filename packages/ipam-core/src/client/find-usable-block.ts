@@ -1,6 +1,6 @@
 import type { BlockOwner } from '@ipamkit/models';
 import { hostOwnsBlock, isEmpty, numFree, unixNanos } from '../block/index.js';
-import type { AssignContext, AssignRequest } from './assign-context.js';
+import type { AssignContext, AssignRequest } from './read-assign-context.js';
 import { randomBlockGenerator } from './block-generators.js';
 import { type ClientDeps, collectedBlock } from './client-deps.js';
 import { NoFreeBlocksError } from './client-errors.js';

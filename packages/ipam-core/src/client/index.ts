@@ -3,6 +3,7 @@ export { createIpamClient, systemClock } from './create-ipam-client.js';
 export type {
   AffinityConfig,
   AssignIPArgs,
+  AssignIPResult,
   AssignmentAttributes,
   AutoAssignArgs,
   BlockArgs,

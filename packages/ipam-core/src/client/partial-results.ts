@@ -1,8 +1,10 @@
 import type { IPAMAssignments, ReleaseOptions } from './client-types.js';
 
 // AutoAssign and ReleaseIPs can fail after doing part of the work, and Calico returns both the
-// partial result and the error. A rejected promise carries one value, so the partial result is
-// attached to the error and read back with partialAutoAssignResult / partialReleaseResult.
+// partial result and the error. Inside the client the partial result travels explicitly (typed
+// outcomes, design/ipam-core.md "AutoAssign flow"); only at the public boundary, where a rejected
+// promise carries one value, is it attached to the error, to be read back with
+// partialAutoAssignResult / partialReleaseResult.
 
 export interface PartialAutoAssign {
   ipv4?: IPAMAssignments | undefined;
@@ -14,7 +16,6 @@ export interface PartialRelease {
   released: ReleaseOptions[];
 }
 
-const families = new WeakMap<object, IPAMAssignments>();
 const autoAssigns = new WeakMap<object, PartialAutoAssign>();
 const releases = new WeakMap<object, PartialRelease>();
 
@@ -27,9 +28,6 @@ function read<V>(map: WeakMap<object, V>, err: unknown): V | undefined {
   return typeof err === 'object' && err !== null ? map.get(err) : undefined;
 }
 
-/** Internal: one family's partial AutoAssign result. */
-export const withFamilyPartial = (err: unknown, value: IPAMAssignments | undefined): unknown => attach(families, err, value);
-export const familyPartialOf = (err: unknown): IPAMAssignments | undefined => read(families, err);
 export const withAutoAssignPartial = (err: unknown, value: PartialAutoAssign): unknown => attach(autoAssigns, err, value);
 export const withReleasePartial = (err: unknown, value: PartialRelease): unknown => attach(releases, err, value);
 

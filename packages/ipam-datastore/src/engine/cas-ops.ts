@@ -47,13 +47,16 @@ export function listLive(engine: RowEngine, kind: KindName, filter: RowFilter = 
   return engine.listRows(kind, filter);
 }
 
-/** Creates `value`; a soft-deleted row under the same key is replaced, as if its delete had finished. */
-export function createRow(engine: RowEngine, kind: KindName, value: Record<string, unknown>): StoredRow {
+/**
+ * Creates `value`; a soft-deleted row under the same key is replaced, as if its delete had
+ * finished. `owned`: nothing but the engine references `value` (see RowEngine.putRow).
+ */
+export function createRow(engine: RowEngine, kind: KindName, value: Record<string, unknown>, owned = false): StoredRow {
   const key = KINDS[kind].keyOf(value);
   const existing = engine.getRow(kind, key);
   if (existing !== undefined && !isRowSoftDeleted(kind, existing)) throw new AlreadyExistsError(identifier(kind, key));
   const row = { key, revision: engine.bumpRevision(), value };
-  engine.putRow(kind, row);
+  engine.putRow(kind, row, owned);
   if (!isSoftDeleted(kind, value)) {
     engine.appendChange({ revision: row.revision, kind, key, type: 'added', value, valueRevision: row.revision });
   }
@@ -64,13 +67,13 @@ export function createRow(engine: RowEngine, kind: KindName, value: Record<strin
  * CAS update at `revision`. Writing `deleted: true` is a soft delete: the row stays but every
  * reader hides it and watchers see `deleted`.
  */
-export function updateRow(engine: RowEngine, kind: KindName, value: Record<string, unknown>, revision: string): StoredRow {
+export function updateRow(engine: RowEngine, kind: KindName, value: Record<string, unknown>, revision: string, owned = false): StoredRow {
   const key = KINDS[kind].keyOf(value);
   const expected = parseRevision(kind, key, revision);
   const existing = getLive(engine, kind, key);
   if (existing.revision !== expected) throw new ConflictError(identifier(kind, key));
   const row = { key, revision: engine.bumpRevision(), value };
-  engine.putRow(kind, row);
+  engine.putRow(kind, row, owned);
   engine.appendChange(
     isSoftDeleted(kind, value)
       ? { revision: row.revision, kind, key, type: 'deleted', value: existing.value, valueRevision: existing.revision }

@@ -32,9 +32,10 @@ function prepare(write: TxWrite): PreparedWrite {
   return { op: write.op, kind, value, revision };
 }
 
+/** `w.value` is the copy `prepare` made and nothing else references: the engine owns it. */
 function apply(runner: EngineRunner, w: PreparedWrite): void {
-  if (w.op === 'create') createRow(runner.engine, w.kind, w.value);
-  else if (w.op === 'update') updateRow(runner.engine, w.kind, w.value, w.revision);
+  if (w.op === 'create') createRow(runner.engine, w.kind, w.value, true);
+  else if (w.op === 'update') updateRow(runner.engine, w.kind, w.value, w.revision, true);
   else deleteRow(runner.engine, w.kind, KINDS[w.kind].keyOf(w.value), w.revision);
 }
 

@@ -43,7 +43,11 @@ export interface RowEngine {
   getRow(kind: KindName, key: string): StoredRow | undefined;
   /** Live (not soft-deleted) rows matching `filter`, in key order. */
   listRows(kind: KindName, filter: RowFilter): StoredRow[];
-  putRow(kind: KindName, row: StoredRow): void;
+  /**
+   * Stores `row`. `owned`: the engine holds the only reference to `row.value` (a transaction's
+   * buffered write), so an engine may keep it without copying.
+   */
+  putRow(kind: KindName, row: StoredRow, owned?: boolean): void;
   removeRow(kind: KindName, key: string): void;
   /** Advances the global revision and returns the new value (inside a write). */
   bumpRevision(): bigint;

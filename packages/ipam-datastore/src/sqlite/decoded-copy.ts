@@ -10,7 +10,8 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** Well inside the parser's nesting limit. */
 const MAX_DEPTH = 64;
 
-function exactCopy(value: unknown, depth: number): unknown {
+/** `value` copied (`copy`) or itself, when its JSON round trip is exact; NOT_EXACT otherwise. */
+function exactCopy(value: unknown, depth: number, copy: boolean): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -34,23 +35,24 @@ function exactCopy(value: unknown, depth: number): unknown {
     if (Object.getPrototypeOf(value) !== Array.prototype) return NOT_EXACT;
     const items: unknown[] = value;
     const n = items.length;
-    const out = new Array<unknown>(n);
+    const out = copy ? new Array<unknown>(n) : items;
     for (let i = 0; i < n; i++) {
       // A hole has no JSON representation at all.
       if (!(i in items)) return NOT_EXACT;
-      const copy = exactCopy(items[i], depth + 1);
-      if (copy === NOT_EXACT) return NOT_EXACT;
-      out[i] = copy;
+      const item = exactCopy(items[i], depth + 1, copy);
+      if (item === NOT_EXACT) return NOT_EXACT;
+      if (copy) out[i] = item;
     }
     return out;
   }
   const obj = plainObject(value);
-  if (obj === undefined) return NOT_EXACT;
-  const out: Record<string, unknown> = {};
+  // Decoding builds ordinary objects: one without a prototype only matches once copied.
+  if (obj === undefined || (!copy && Object.getPrototypeOf(obj) === null)) return NOT_EXACT;
+  const out: Record<string, unknown> = copy ? {} : obj;
   for (const key of Object.keys(obj)) {
-    const copy = exactCopy(obj[key], depth + 1);
-    if (copy === NOT_EXACT) return NOT_EXACT;
-    setOwn(out, key, copy);
+    const item = exactCopy(obj[key], depth + 1, copy);
+    if (item === NOT_EXACT) return NOT_EXACT;
+    if (copy) setOwn(out, key, item);
   }
   return out;
 }
@@ -67,42 +69,55 @@ function plainObject(value: unknown): Record<string, unknown> | undefined {
  * numbers are widened to bigint by decodeValue, so there any bigint round-trips.
  */
 export function decodedCopy(kind: KindName, value: Record<string, unknown>): Record<string, unknown> | undefined {
+  return decodedForm(kind, value, true);
+}
+
+/**
+ * `value` itself when it already equals `decodeValue(kind, encodeValue(value))`, else undefined:
+ * for a value the engine owns outright (a transaction's write, copied when it was buffered and
+ * referenced by nothing else), which can then be memoised without another copy.
+ */
+export function decodedAsIs(kind: KindName, value: Record<string, unknown>): Record<string, unknown> | undefined {
+  return decodedForm(kind, value, false);
+}
+
+function decodedForm(kind: KindName, value: Record<string, unknown>, copy: boolean): Record<string, unknown> | undefined {
   if (kind !== 'block') {
-    const copy = exactCopy(value, 0);
-    return copy === NOT_EXACT || plainObject(copy) === undefined ? undefined : (copy as Record<string, unknown>);
+    const out = exactCopy(value, 0, copy);
+    return out === NOT_EXACT || plainObject(out) === undefined ? undefined : (out as Record<string, unknown>);
   }
   const top = plainObject(value);
-  if (top === undefined || typeof top['toJSON'] === 'function') return undefined;
-  const out: Record<string, unknown> = {};
+  if (top === undefined || typeof top['toJSON'] === 'function' || (!copy && Object.getPrototypeOf(top) === null)) return undefined;
+  const out: Record<string, unknown> = copy ? {} : top;
   let widened = 0;
   for (const key of Object.keys(top)) {
     const item = top[key];
-    let copy: unknown;
+    let form: unknown;
     if (key === 'sequenceNumber') {
-      copy = typeof item === 'bigint' ? item : NOT_EXACT;
+      form = typeof item === 'bigint' ? item : NOT_EXACT;
       widened++;
     } else if (key === 'sequenceNumberForAllocation') {
-      copy = bigintMap(item);
+      form = bigintMap(item, copy);
       widened++;
     } else {
-      copy = exactCopy(item, 1);
+      form = exactCopy(item, 1, copy);
     }
-    if (copy === NOT_EXACT) return undefined;
-    setOwn(out, key, copy);
+    if (form === NOT_EXACT) return undefined;
+    if (copy) setOwn(out, key, form);
   }
   // decodeValue fails on a block text without both: leave that to it.
   return widened === 2 ? out : undefined;
 }
 
-/** A copy of an object of bigints (decodeValue widens whatever number comes back), or NOT_EXACT. */
-function bigintMap(value: unknown): unknown {
+/** An object of bigints (decodeValue widens whatever number comes back), copied or as is; or NOT_EXACT. */
+function bigintMap(value: unknown, copy: boolean): unknown {
   const source = plainObject(value);
-  if (source === undefined || typeof source['toJSON'] === 'function') return NOT_EXACT;
-  const out: Record<string, unknown> = {};
+  if (source === undefined || typeof source['toJSON'] === 'function' || (!copy && Object.getPrototypeOf(source) === null)) return NOT_EXACT;
+  const out: Record<string, unknown> = copy ? {} : source;
   for (const key of Object.keys(source)) {
     const n = source[key];
     if (typeof n !== 'bigint') return NOT_EXACT;
-    setOwn(out, key, n);
+    if (copy) setOwn(out, key, n);
   }
   return out;
 }

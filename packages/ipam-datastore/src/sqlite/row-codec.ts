@@ -21,3 +21,39 @@ export function decodeValue(kind: KindName, text: string): Record<string, unknow
   }
   return value;
 }
+
+/**
+ * encodeValue's exact text, written by the native JSON writer, for a value that decodedCopy or
+ * decodedAsIs accepted: such a value holds only JSON-native data (strings, finite numbers,
+ * booleans, null, plain objects, arrays without holes) plus, in a block, the bigint sequence
+ * numbers, so the native writer renders it byte for byte as the lossless writer does, without the
+ * lossless writer's classifying walk (the acceptance walk already was one). `undefined` when the
+ * native writer refuses (a bigint elsewhere): use encodeValue then.
+ */
+export function encodeExact(kind: KindName, value: Record<string, unknown>): string | undefined {
+  try {
+    if (kind !== 'block') return JSON.stringify(value);
+    let out = '{';
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      let text: string;
+      if (key === 'sequenceNumber' && typeof item === 'bigint') text = item.toString();
+      else if (key === 'sequenceNumberForAllocation' && typeof item === 'object' && item !== null) text = bigintObjectText(item as Record<string, unknown>);
+      else text = JSON.stringify(item);
+      out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + text;
+    }
+    return out + '}';
+  } catch {
+    return undefined;
+  }
+}
+
+function bigintObjectText(map: Record<string, unknown>): string {
+  let out = '{';
+  for (const key of Object.keys(map)) {
+    const n = map[key];
+    if (typeof n !== 'bigint') throw new TypeError('not a bigint');
+    out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + n.toString();
+  }
+  return out + '}';
+}

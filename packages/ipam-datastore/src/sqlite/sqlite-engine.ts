@@ -2,9 +2,9 @@ import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, StoredRow } from '../engine/row-engine.js';
-import { decodedCopy } from './decoded-copy.js';
+import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
-import { decodeValue, encodeValue } from './row-codec.js';
+import { decodeValue, encodeExact, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
 import { translateSqliteError } from './translate-sqlite-error.js';
 import type { WriterMutexLease } from './file-writer-mutex.js';
@@ -228,9 +228,12 @@ export class SqliteEngine implements RowEngine {
     return stmt.all(...params).map((r) => new SqliteRow(kind, r, this.decoded));
   }
 
-  putRow(kind: KindName, row: StoredRow): void {
+  putRow(kind: KindName, row: StoredRow, owned = false): void {
     const index = KINDS[kind].indexOf(row.value);
-    const text = encodeValue(row.value);
+    // One walk per write: the walk that accepts the value for the decode cache also proves the
+    // native writer renders it exactly (design/ipam-datastore.md, "Allocation cost").
+    const decoded = owned ? decodedAsIs(kind, row.value) : decodedCopy(kind, row.value);
+    const text = (decoded === undefined ? undefined : encodeExact(kind, row.value)) ?? encodeValue(row.value);
     this.lastEncoded = { value: row.value, text };
     this.kind(kind).put.run(
       row.key,
@@ -242,8 +245,8 @@ export class SqliteEngine implements RowEngine {
       text,
     );
     // The next read of this row (the CAS check of the next write, a block re-read) copies instead of
-    // parsing. Safe even if this transaction rolls back: the entry is keyed by its exact text.
-    const decoded = decodedCopy(kind, row.value);
+    // parsing. Safe even if this transaction rolls back: the entry is keyed by its exact text. A
+    // value the engine owns is memoised as it is (design/ipam-datastore.md, "Allocation cost").
     if (decoded !== undefined) this.decoded.seed(kind, row.key, text, decoded);
   }
 
