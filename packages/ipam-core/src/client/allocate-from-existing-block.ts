@@ -6,7 +6,7 @@ import type { AssignContext, AssignRequest } from './read-assign-context.js';
 import { withCasRetry } from './with-cas-retry.js';
 
 /**
- * assignFromExistingBlock of spec/core.md §8.3 with its CAS loop: take up to `num` addresses from
+ * assignFromExistingBlock of design/calico-ipam.md#assigning-from-an-existing-block with its CAS loop: take up to `num` addresses from
  * the block (the given version first, re-read after a conflict) and persist block and handle.
  * Returns block-masked addresses and their sequence number (no addresses: the block is full).
  */

@@ -26,7 +26,7 @@ export interface BlockTake extends AllocationChange {
 /** Affine blocks visited at most per hint list (design/ipam-core.md, "Round trips"). */
 export const MAX_HINTED_BLOCKS = 8;
 
-/** spec/core.md §8 step 7: the smaller of the non-zero caps, default 20. */
+/** design/calico-ipam.md#autoassign step 7: the smaller of the non-zero caps, default 20. */
 export function blockCap(configMax: number, requestMax: number): number {
   let cap: number;
   if (configMax > 0 && requestMax > 0 && requestMax > configMax) cap = configMax;

@@ -22,7 +22,7 @@ import { releaseBlockAffinityOf } from './release-block-affinity.js';
 import { inTransaction } from './transaction.js';
 import { withCasRetry } from './with-cas-retry.js';
 
-// One family of AutoAssign, top to bottom (spec/core.md §8, design/ipam-core.md "AutoAssign flow"):
+// One family of AutoAssign, top to bottom (design/calico-ipam.md#autoassign, design/ipam-core.md "AutoAssign flow"):
 //   1. fast path: take from the owner's confirmed affine blocks (one transaction where supported);
 //   2. give up affinities to pools that stopped selecting the node, when empty;
 //   3. slow path: validate the remaining affine blocks, then claim new ones up to the block cap;
@@ -57,7 +57,7 @@ interface FastPathResult {
 
 /**
  * Plans takes from the owner's regular affine blocks in affinity order (the steady state of
- * spec/core.md §8 step 9). Stops at the first affinity that needs the claim protocol (pending,
+ * design/calico-ipam.md#autoassign step 9). Stops at the first affinity that needs the claim protocol (pending,
  * block missing or owned by someone else): the slow path takes over there.
  */
 async function planAffineTakes(deps: ClientDeps, reader: Reader, ctx: AssignContext, fam: FamilyArgs): Promise<{ takes: BlockTake[]; stoppedAt: number }> {
@@ -121,7 +121,7 @@ async function affineFastPath(deps: ClientDeps, fam: FamilyArgs): Promise<FastPa
   return { ctx, ...plan };
 }
 
-/** Step 2: affinities to pools that stopped selecting the node are released when their blocks are empty (§8 step 5.6). */
+/** Step 2: affinities to pools that stopped selecting the node are released when their blocks are empty (design/calico-ipam.md#autoassign step 5). */
 async function releaseUnselectedAffinities(deps: ClientDeps, ctx: AssignContext, req: AssignRequest): Promise<void> {
   for (const cidr of ctx.releaseCandidates) {
     try {
@@ -135,9 +135,9 @@ async function releaseUnselectedAffinities(deps: ClientDeps, ctx: AssignContext,
 }
 
 /**
- * Step 3: the rest of the affine loop (spec/core.md §8 step 9): validate or re-create the
+ * Step 3: the rest of the affine loop (design/calico-ipam.md#autoassign step 9): validate or re-create the
  * remaining affine blocks, then claim new ones up to the cap. A BlockLimitError is thrown (no
- * borrowing, §19 #3) with the limit message already recorded in `got.msgs`. Returns the CIDRs of
+ * borrowing, design/calico-ipam.md#known-quirks) with the limit message already recorded in `got.msgs`. Returns the CIDRs of
  * the blocks it assigned from.
  */
 async function affineSlowPath(deps: ClientDeps, ctx: AssignContext, fam: FamilyArgs, remaining: readonly string[], got: FamilyProgress): Promise<string[]> {
@@ -171,7 +171,7 @@ async function affineSlowPath(deps: ClientDeps, ctx: AssignContext, fam: FamilyA
 }
 
 /**
- * Step 4, borrowing (spec/core.md §8 step 10): with strict affinity off, take addresses from any
+ * Step 4, borrowing (design/calico-ipam.md#autoassign step 10): with strict affinity off, take addresses from any
  * existing block of the allowed pools, pool by pool, in the host-seeded order. Never creates
  * blocks. One listing replaces Calico's Get per candidate CIDR; the order is the generator's.
  */
@@ -218,7 +218,7 @@ async function runFamily(deps: ClientDeps, fam: FamilyArgs): Promise<FamilyOutco
     return { ok: true, assignments: familyAssignments(fam, got) };
   } catch (err) {
     if (err instanceof HandleMaxAllocReachedError && req.handleId !== undefined) {
-      // A capped handle that is full: its addresses are the answer (KubeVirt, spec/core.md §17.3).
+      // A capped handle that is full: its addresses are the answer (KubeVirt, design/calico-ipam.md#per-handle-caps).
       const held = await existingHandleAddresses(deps, req.handleId, fam.num, fam.version);
       return { ok: true, assignments: familyAssignments(fam, { ips: held.ips, sequenceNumbers: held.sequenceNumbers, msgs: new Set() }) };
     }

@@ -61,7 +61,7 @@ async function assignVersion(deps: ClientDeps, args: AutoAssignArgs, host: strin
 }
 
 /**
- * AutoAssign (spec/core.md §8): IPv4 first, then IPv6. A short result is not an error (check
+ * AutoAssign (design/calico-ipam.md#autoassign): IPv4 first, then IPv6. A short result is not an error (check
  * `ips.length` and `msgs`); each address comes with the sequence number a guarded release needs.
  * On error, what was assigned so far is available via partialAutoAssignResult.
  */

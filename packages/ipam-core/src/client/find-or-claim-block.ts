@@ -17,7 +17,7 @@ export interface FoundBlock {
 }
 
 /**
- * findOrClaimBlock of spec/core.md §8.1: the next of the owner's `affine` block CIDRs with
+ * findOrClaimBlock of design/calico-ipam.md#finding-or-claiming-a-block: the next of the owner's `affine` block CIDRs with
  * `minFree` room (validated through the claim protocol; the iterator is consumed up to it), else,
  * when `allowNewClaim`, a newly claimed block. Throws BlockLimitError, NoFreeBlocksError,
  * ValidationError ("failed to find or claim a block").

@@ -28,7 +28,7 @@ export async function handleAllocations(deps: ClientDeps, handleId: string): Pro
   });
 }
 
-/** IPsByHandle (spec/core.md §14.2): the handle's addresses, cooldown excluded. */
+/** IPsByHandle (design/calico-ipam.md#ipsbyhandle): the handle's addresses, cooldown excluded. */
 export async function ipsByHandle(deps: ClientDeps, handleId: string): Promise<string[]> {
   return (await handleAllocations(deps, handleId)).map((a) => a.ip);
 }
