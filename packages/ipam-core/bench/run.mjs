@@ -29,7 +29,8 @@ import { createDatastore } from '@ipamkit/ipam-datastore';
 import { createSqliteDatastore } from '@ipamkit/ipam-datastore/sqlite';
 import { casLoop, emptyBlock, fullBlock } from '../../ipam-datastore/bench/bench-blocks.mjs';
 import { benchDir } from '../../ipam-datastore/bench/sqlite-cas-bench.mjs';
-import { countingDatastore, createIpamClient } from '../dist/index.js';
+import { countingDatastore } from '../dist/counting-datastore.js';
+import { createIpamClient } from '../dist/index.js';
 import { stringifyWireJson } from '@ipamkit/models';
 
 const ALLOCATIONS = Number(process.env.IPAM_BENCH_ALLOCATIONS ?? 1000);

@@ -1,5 +1,7 @@
 import { ConflictError } from '@ipamkit/models';
-import { autoAssignInBlock, hostOwnsBlock, numFree } from '../block/index.js';
+import { autoAssignInBlock } from '../block/auto-assign-in-block.js';
+import { hostOwnsBlock } from '../block/block-owner.js';
+import { numFree } from '../block/block-queries.js';
 import { type AssignContext, type AssignRequest, readAssignContext } from './assign-context.js';
 import { type AllocationChange, bufferAllocations, type HandleRef, persistAllocation } from './block-handle-writes.js';
 import { type ClientDeps, collectedBlock, orUndefined, type Reader } from './client-deps.js';

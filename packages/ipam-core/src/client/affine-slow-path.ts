@@ -5,7 +5,8 @@ import {
   ValidationError,
   type Versioned,
 } from '@ipamkit/models';
-import { HandleMaxAllocReachedError, numFree } from '../block/index.js';
+import { numFree } from '../block/block-queries.js';
+import { HandleMaxAllocReachedError } from '../block/handle-counts.js';
 import type { AffineWant } from './affine-fast-path.js';
 import { getBlockFromAffinity, getPendingAffinity } from './affinity-claims.js';
 import type { AssignContext, AssignRequest } from './assign-context.js';

@@ -1,5 +1,5 @@
 import { type AllocationBlock, ConflictError, type Versioned } from '@ipamkit/models';
-import { autoAssignInBlock } from '../block/index.js';
+import { autoAssignInBlock } from '../block/auto-assign-in-block.js';
 import type { AffineWant } from './affine-fast-path.js';
 import type { AssignContext, AssignRequest } from './assign-context.js';
 import { persistAllocation } from './block-handle-writes.js';

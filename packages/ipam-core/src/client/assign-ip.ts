@@ -1,5 +1,7 @@
 import { blockCidrFor, type BlockOwner, canonicalAddress, ConflictError, ipVersionOfAddress, ValidationError } from '@ipamkit/models';
-import { AddressInUseError, assignInBlock, HandleMaxAllocReachedError } from '../block/index.js';
+import { assignInBlock } from '../block/assign-in-block.js';
+import { AddressInUseError } from '../block/block-errors.js';
+import { HandleMaxAllocReachedError } from '../block/handle-counts.js';
 import { claimAffineBlock, getPendingAffinity } from './affinity-claims.js';
 import { decideHostname } from './auto-assign.js';
 import { persistAllocation } from './block-handle-writes.js';

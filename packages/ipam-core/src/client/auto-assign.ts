@@ -9,7 +9,8 @@ import {
   ValidationError,
   DEFAULT_MAX_BLOCKS_PER_HOST,
 } from '@ipamkit/models';
-import { HandleMaxAllocReachedError, type HostReservedAttr } from '../block/index.js';
+import { HandleMaxAllocReachedError } from '../block/handle-counts.js';
+import { type HostReservedAttr } from '../block/host-reserved-attr.js';
 import { type AffineWant, runAffineFastPath } from './affine-fast-path.js';
 import { type AffineLoopState, continueAffineLoop } from './affine-slow-path.js';
 import type { AssignContext, AssignRequest } from './assign-context.js';

@@ -1,4 +1,5 @@
-import { HandleMaxAllocReachedError, unixNanos } from '../block/index.js';
+import { HandleMaxAllocReachedError } from '../block/handle-counts.js';
+import { unixNanos } from '../block/new-block.js';
 import type { AffineWant } from './affine-fast-path.js';
 import type { AffineLoopState } from './affine-slow-path.js';
 import type { AssignContext, AssignRequest } from './assign-context.js';

@@ -1,5 +1,5 @@
 import { type IPVersion, ipVersionOfCidr, ValidationError } from '@ipamkit/models';
-import type { HostReservedAttr } from '../block/index.js';
+import type { HostReservedAttr } from '../block/host-reserved-attr.js';
 import { findOrClaimBlock } from './affine-slow-path.js';
 import { readAssignContext } from './assign-context.js';
 import { decideHostname } from './auto-assign.js';
