@@ -1,7 +1,8 @@
 import { withEtcd } from '@ipamkit/test-utils';
 import type { Datastore } from '@ipamkit/models';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ipamCheck, renderCheck } from '../src/index.js';
+import { ipamCheck } from '../src/index.js';
+import { renderCheck } from '../src/check/render-check.js';
 import { FakeClock, openBackend, type BackendName } from './fixtures.js';
 
 const etcd = withEtcd();

@@ -1,7 +1,9 @@
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { explainIP, explainNode, explainPod } from '../src/index.js';
+import { explainIP } from '../src/explain/explain-ip.js';
+import { explainNode } from '../src/explain/explain-node.js';
+import { explainPod } from '../src/explain/explain-pod.js';
 import { BASE_PODS, FakeClock, seedBase } from './fixtures.js';
 import { runCli } from './run-cli.js';
 

@@ -7,8 +7,8 @@ import {
   type Datastore,
   type Node,
 } from '@ipamkit/models';
-import type { MigrationContents } from '../src/index.js';
-import { readMigrationContents } from '../src/index.js';
+import type { MigrationContents } from '../src/migrate/migration-contents.js';
+import { readMigrationContents } from '../src/migrate/migrate-export.js';
 import { TIMESTAMP } from './fixtures.js';
 
 export const NODE_A = 'Node-A.example.com';

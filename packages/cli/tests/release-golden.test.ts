@@ -5,7 +5,7 @@ import { createIpamClient } from '@ipamkit/ipam-core';
 import { cniHandleId, NotFoundError, type Datastore } from '@ipamkit/models';
 import { withEtcd } from '@ipamkit/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ipamRelease } from '../src/index.js';
+import { ipamRelease } from '../src/release/ipam-release.js';
 import { FakeClock, openBackend, releaseCurrent, seedCheckFixture, TIMESTAMP, type BackendName } from './fixtures.js';
 import { golden } from './golden.js';
 import { runCli } from './run-cli.js';

@@ -1,7 +1,7 @@
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { splitCidr } from '../src/index.js';
+import { splitCidr } from '../src/split/ipam-split.js';
 import { FakeClock, seedBase } from './fixtures.js';
 import { runCli } from './run-cli.js';
 

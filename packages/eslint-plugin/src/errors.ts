@@ -28,3 +28,8 @@ export class GitCommandError extends DesignSyncError {
     super(`git ${args.join(' ')} failed: ${stderr.trim() || 'no output'}`);
   }
 }
+
+/** The API report check could not read a package: a missing build, a bad package.json. */
+export class ApiReportError extends Error {
+  override name = 'ApiReportError';
+}

@@ -21,7 +21,8 @@ import { createDatastore } from '@ipamkit/ipam-datastore';
 import { createSqliteDatastore } from '@ipamkit/ipam-datastore/sqlite';
 import { stringifyWireJson } from '@ipamkit/models';
 import { benchDir } from '../../ipam-datastore/bench/sqlite-cas-bench.mjs';
-import { countingDatastore, createIpamClient } from '../dist/index.js';
+import { countingDatastore } from '../dist/counting-datastore.js';
+import { createIpamClient } from '../dist/index.js';
 import { etcdFloor, sqliteFloor } from './raw-floor.mjs';
 
 const WARMUP = Number(process.env.IPAM_BENCH_WARMUP ?? 500);

@@ -9,7 +9,7 @@ import { reconcileTunnelAddresses } from './reconcile-tunnel-addresses.js';
 import { startTunnelAllocDaemon } from './tunnel-alloc-daemon.js';
 import { WIREGUARD_SETTINGS, type WireguardOptions, type WireguardSetting } from './wireguard-enablement.js';
 
-export interface CliIO {
+export interface TunnelCliIo {
   readonly argv: readonly string[];
   readonly env: NodeJS.ProcessEnv;
   readonly stdout: (text: string) => void;
@@ -44,7 +44,7 @@ function untilAborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-async function runWithDatastore(io: CliIO, runOnce: boolean, nodeName: string, wireguard: WireguardOptions): Promise<number> {
+async function runWithDatastore(io: TunnelCliIo, runOnce: boolean, nodeName: string, wireguard: WireguardOptions): Promise<number> {
   // Log fields and errors may carry a datastore client's raw text: everything printed is redacted
   // (design/tunnel-alloc.md, "Datastore configuration").
   const secrets = datastoreSecrets(io.env);
@@ -81,7 +81,7 @@ async function runWithDatastore(io: CliIO, runOnce: boolean, nodeName: string, w
  * The `ipamkit-tunnel-alloc` command, importable so tests drive it in-process. Returns the exit
  * code: 0 on success or after a clean stop, 1 on any failure (Calico's fatal exit).
  */
-export async function runTunnelAllocCli(io: CliIO): Promise<number> {
+export async function runTunnelAllocCli(io: TunnelCliIo): Promise<number> {
   let runOnce: boolean;
   let wireguard: WireguardOptions;
   try {

@@ -1,5 +1,6 @@
 import type { IpamClient } from '@ipamkit/ipam-core';
-import { type ReconcileResult, startTunnelAllocDaemon, type TunnelKind, type TunnelLogger } from '../src/index.js';
+import { type ReconcileResult, startTunnelAllocDaemon, type TunnelLogger } from '../src/index.js';
+import { type TunnelKind } from '../src/tunnel-kinds.js';
 import { NODE, type World } from './fixtures.js';
 
 /** Starts a daemon and lets tests await a reconcile whose result satisfies a predicate. */

@@ -1,7 +1,8 @@
 import type { IpamClient } from '@ipamkit/ipam-core';
 import { NotFoundError, type IPPool } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { TUNNEL_KINDS, TunnelReconcileError, tunnelHandleOf, type TunnelLogger } from '../src/index.js';
+import { TunnelReconcileError, type TunnelLogger } from '../src/index.js';
+import { TUNNEL_KINDS, tunnelHandleOf } from '../src/tunnel-kinds.js';
 import { daemonFor, has, lacks } from './daemon-harness.js';
 import { ETCD, NODE, ownAllocation, SQLITE, useBackends, world, type Backend } from './fixtures.js';
 

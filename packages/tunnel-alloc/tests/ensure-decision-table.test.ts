@@ -1,6 +1,7 @@
 import { blockCidrFor, cidrContains, cniHandleId } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { TunnelAddressParseError, TunnelStepError, tunnelAttributes, tunnelHandleOf, type TunnelKind } from '../src/index.js';
+import { TunnelAddressParseError, TunnelStepError } from '../src/index.js';
+import { tunnelAttributes, tunnelHandleOf, type TunnelKind } from '../src/tunnel-kinds.js';
 import {
   ALL_KINDS,
   COOLDOWN_CONFIG,

@@ -6,15 +6,8 @@ import { createIpamClient, type Clock, type IpamClient } from '@ipamkit/ipam-cor
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import {
-  reconcileTunnelAddresses,
-  type ReconcileResult,
-  type TunnelDecision,
-  TUNNEL_KINDS,
-  tunnelAttributes,
-  tunnelHandleOf,
-  type TunnelKind,
-} from '../src/index.js';
+import { reconcileTunnelAddresses, type ReconcileResult, type TunnelDecision } from '../src/index.js';
+import { TUNNEL_KINDS, tunnelAttributes, tunnelHandleOf, type TunnelKind } from '../src/tunnel-kinds.js';
 
 export interface Backend {
   readonly name: 'memory' | 'sqlite' | 'etcd';

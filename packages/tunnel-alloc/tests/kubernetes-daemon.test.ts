@@ -4,7 +4,7 @@ import { createIpamClient } from '@ipamkit/ipam-core';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { startKubeApiServer } from '@ipamkit/test-utils';
 import { describe, expect, it } from 'vitest';
-import { TUNNEL_KINDS } from '../src/index.js';
+import { TUNNEL_KINDS } from '../src/tunnel-kinds.js';
 import { daemonFor, has, lacks } from './daemon-harness.js';
 import { NODE, tempDir, track, useBackends } from './fixtures.js';
 

@@ -1,6 +1,7 @@
 import type { Node } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { sameTunnelAddresses, TUNNEL_KINDS, tunnelAddressOf, withTunnelAddress } from '../src/index.js';
+import { sameTunnelAddresses, tunnelAddressOf, withTunnelAddress } from '../src/node-tunnel-fields.js';
+import { TUNNEL_KINDS } from '../src/tunnel-kinds.js';
 
 describe('node tunnel fields', () => {
   const node: Node = { name: 'n', labels: { a: 'b' }, tunnelAddresses: { ipv4IPIPTunnelAddr: '10.0.0.1' } };

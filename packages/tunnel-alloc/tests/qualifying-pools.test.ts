@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import type { IPPool, Node } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { PoolCidrError, qualifyingPoolCidrs, TUNNEL_KINDS, type PoolSkipReason, type TunnelKind } from '../src/index.js';
+import { PoolCidrError } from '../src/index.js';
+import { qualifyingPoolCidrs, type PoolSkipReason } from '../src/qualifying-pools.js';
+import { TUNNEL_KINDS, type TunnelKind } from '../src/tunnel-kinds.js';
 
 const node: Node = { name: 'node-1', labels: { zone: 'a', rack: '7' } };
 const v4 = (extra: Partial<IPPool> = {}): IPPool => ({ name: 'p4', cidr: '10.0.0.0/16', ...extra });

@@ -5,7 +5,7 @@ import { createDatastore } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
 import { CALICO_API_MODES, deniedRequests, failOnDenial, startRoleBoundServer, unjustifiedGrants, type RoleBoundServer } from '@ipamkit/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TUNNEL_KINDS } from '../src/index.js';
+import { TUNNEL_KINDS } from '../src/tunnel-kinds.js';
 import { daemonFor, has, lacks } from './daemon-harness.js';
 import { NODE, OTHER_NODE, tempDir, track, useBackends } from './fixtures.js';
 

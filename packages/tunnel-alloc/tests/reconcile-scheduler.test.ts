@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReconcileScheduler } from '../src/index.js';
+import { ReconcileScheduler } from '../src/reconcile-scheduler.js';
 
 /** A promise the test resolves by hand. */
 function gate(): { promise: Promise<void>; open: () => void } {

@@ -1,7 +1,8 @@
 import { cidrContains, ipVersionOfAddress, type IPPool } from '@ipamkit/models';
 import type { IpamClient } from '@ipamkit/ipam-core';
 import { describe, expect, it } from 'vitest';
-import { reconcileTunnelAddresses, TunnelAddressParseError, TUNNEL_KINDS, tunnelHandleOf } from '../src/index.js';
+import { reconcileTunnelAddresses, TunnelAddressParseError } from '../src/index.js';
+import { TUNNEL_KINDS, tunnelHandleOf } from '../src/tunnel-kinds.js';
 import {
   ALL_KINDS,
   ETCD,

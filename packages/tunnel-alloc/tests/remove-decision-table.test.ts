@@ -1,6 +1,7 @@
 import { cniHandleId } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { TunnelStepError, tunnelHandleOf, type TunnelKind } from '../src/index.js';
+import { TunnelStepError } from '../src/index.js';
+import { tunnelHandleOf, type TunnelKind } from '../src/tunnel-kinds.js';
 import {
   ALL_KINDS,
   COOLDOWN_CONFIG,

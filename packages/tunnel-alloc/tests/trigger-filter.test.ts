@@ -1,6 +1,6 @@
 import type { IPPool, Node, WatchEvent } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { TriggerFilter } from '../src/index.js';
+import { TriggerFilter } from '../src/trigger-filter.js';
 
 const pool: IPPool = { name: 'p', cidr: '10.0.0.0/16', ipipMode: 'Always', nodeSelector: 'all()' };
 const node: Node = { name: 'node-1', labels: { zone: 'a' } };

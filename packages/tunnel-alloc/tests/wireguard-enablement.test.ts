@@ -1,6 +1,6 @@
 import type { Node } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { wireguardEnabled, type WireguardOptions } from '../src/index.js';
+import { wireguardEnabled, type WireguardOptions } from '../src/wireguard-enablement.js';
 
 const keyed: Node = { name: 'n', wireguardPublicKey: 'k4=', wireguardPublicKeyV6: 'k6=' };
 const v4Only: Node = { name: 'n', wireguardPublicKey: 'k4=' };

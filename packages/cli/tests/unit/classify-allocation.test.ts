@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAllocation, type AllocationRecord, type ClassifyContext, type Classification } from '../../src/index.js';
+import { type AllocationRecord } from '../../src/check/allocation-record.js';
+import { classifyAllocation, type ClassifyContext, type Classification } from '../../src/check/classify-allocation.js';
 
 const record = (over: Partial<AllocationRecord>): AllocationRecord => ({
   ip: '10.0.0.5',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseClusterState } from '../../src/index.js';
+import { parseClusterState } from '../../src/check/cluster-state.js';
 
 describe('parseClusterState', () => {
   it('reads pods and services', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCountWithPercent, formatG5, formatRoundHalfEven, INT64_MAX } from '../../src/index.js';
+import { formatCountWithPercent, formatG5, formatRoundHalfEven, INT64_MAX } from '../../src/format/go-number.js';
 
 describe('formatG5', () => {
   it.each([

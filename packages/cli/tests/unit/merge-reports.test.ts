@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeReports, parseReport, type ParsedReport } from '../../src/index.js';
+import { mergeReports } from '../../src/release/merge-reports.js';
+import { parseReport, type ParsedReport } from '../../src/release/read-reports.js';
 import { InputFileError } from '../../src/errors.js';
 
 const report = (file: string, allocations: string, handles = '[]'): ParsedReport =>

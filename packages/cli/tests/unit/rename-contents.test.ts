@@ -1,6 +1,8 @@
 import type { AllocationBlock } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { kubernetesHandleCollisions, kubernetesNodeRenames, renameContents } from '../../src/index.js';
+import { kubernetesHandleCollisions } from '../../src/migrate/migrate-import.js';
+import { kubernetesNodeRenames } from '../../src/migrate/node-renames.js';
+import { renameContents } from '../../src/migrate/rename-contents.js';
 
 const renames = new Map([['Node-A', 'node-a']]);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prettyJson, renderTable } from '../../src/index.js';
+import { prettyJson } from '../../src/format/pretty-json.js';
+import { renderTable } from '../../src/format/render-table.js';
 
 describe('renderTable', () => {
   it('pads to the widest cell, aligns right where asked and rules the header and the end', () => {

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocationRequest, parseCniArgs, parseNetConf, type NetConf } from '../../src/index.js';
+import { parseNetConf, type NetConf } from '../../src/index.js';
+import { parseCniArgs } from '../../src/config/cni-args.js';
+import { allocationRequest } from '../../src/request/allocation-request.js';
 
 const V4 = 'cni.projectcalico.org/ipv4pools';
 const conf = (ipam: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): NetConf =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CniEnvironmentError, parseCniArgs } from '../../src/index.js';
+import { CniEnvironmentError } from '../../src/index.js';
+import { parseCniArgs } from '../../src/config/cni-args.js';
 
 describe('parseCniArgs', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderError, renderResult } from '../../src/index.js';
+import { renderError, renderResult } from '../../src/result/cni-result.js';
 
 const result = { ips: [{ address: '192.168.52.7/26' }, { address: 'fd80::7/122' }], routes: [{ dst: '192.168.52.7/26' }, { dst: 'fd80::7/122' }] };
 

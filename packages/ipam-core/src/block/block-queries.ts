@@ -1,8 +1,7 @@
-import { IPInCooldownError, NotFoundError, type AllocationAttribute, type AllocationBlock } from '@ipamkit/models';
+import { IPInCooldownError, NotFoundError, type AllocationAttribute, type AllocationBlock, formatAddress } from '@ipamkit/models';
 import type { ReservationFilter } from '../reservations/reservation-filter.js';
 import { sanitizeHandle } from './block-state.js';
 import { WINDOWS_RESERVED_HANDLE } from './host-reserved-attr.js';
-import { formatAddress } from './ip-address.js';
 import { addressOf, blockRange, ordinalOf } from './ordinals.js';
 import { hasShortAllocations } from './short-block.js';
 

@@ -1,29 +1,24 @@
 import {
+  type IPVersion,
+  type ParsedAddress,
   ValidationError,
   bitsOf,
   blockCidrFor,
-  canonicalCidr as canonicalCidrText,
-  formatAddress as formatModelAddress,
-  parseAddress as parseModelAddress,
+  canonicalCidr,
+  formatAddress,
+  parseAddress,
   parseAddressOrCidr,
-  parseCidr as parseModelCidr,
+  parseCidr,
 } from '@ipamkit/models';
 
 // The block logic's view of addresses: a CIDR as the half-open interval [base, base + size).
 // Parsing and canonical formatting are the models' (one implementation, property-tested there);
-// this module only adapts them to interval form and to the core's error type.
-
-export type AddressFamily = 4 | 6;
-
-/** An address as a number, tagged with its family. */
-export interface ParsedAddress {
-  version: AddressFamily;
-  value: bigint;
-}
+// this module only adapts them to interval form and to the core's error type. These helpers are
+// internal (design/ipam-core.md, "Public surface"): callers use the models' `parseCidr` and friends.
 
 /** A masked CIDR as the half-open interval [base, base + size). */
-export interface ParsedCidr {
-  version: AddressFamily;
+export interface BlockInterval {
+  version: IPVersion;
   base: bigint;
   prefixLength: number;
   size: bigint;
@@ -36,47 +31,38 @@ export class InvalidAddressError extends ValidationError {
   }
 }
 
-export function familyBits(version: AddressFamily): number {
-  return bitsOf(version);
-}
-
 /** Parses a bare IPv4 or IPv6 address (surrounding space ignored); throws InvalidAddressError. */
-export function parseAddress(text: string): ParsedAddress {
+export function parseInputAddress(text: string): ParsedAddress {
   try {
-    return parseModelAddress(text.trim());
+    return parseAddress(text.trim());
   } catch {
     throw new InvalidAddressError(text);
   }
-}
-
-/** Canonical text: dotted quad, or RFC 5952. */
-export function formatAddress(version: AddressFamily, value: bigint): string {
-  return formatModelAddress(version, value);
 }
 
 /**
  * Parses `a/len` (masked, as Go's ParseCIDR does) or, when `allowBareAddress`, a bare address as a
  * single-address CIDR. Throws InvalidAddressError.
  */
-export function parseCidr(text: string, allowBareAddress = false): ParsedCidr {
+export function parseBlockInterval(text: string, allowBareAddress = false): BlockInterval {
   const trimmed = text.trim();
   if (!allowBareAddress && !trimmed.includes('/')) throw new InvalidAddressError(text, 'CIDR');
   try {
-    const { version, network, prefixLength } = allowBareAddress ? parseAddressOrCidr(trimmed) : parseModelCidr(trimmed);
+    const { version, network, prefixLength } = allowBareAddress ? parseAddressOrCidr(trimmed) : parseCidr(trimmed);
     return { version, base: network, prefixLength, size: 1n << BigInt(bitsOf(version) - prefixLength) };
   } catch {
     throw new InvalidAddressError(text, 'CIDR');
   }
 }
 
-export function formatCidr(cidr: ParsedCidr): string {
+export function formatBlockInterval(cidr: BlockInterval): string {
   return `${formatAddress(cidr.version, cidr.base)}/${cidr.prefixLength}`;
 }
 
-/** The canonical masked form of a CIDR string (e.g. `fd00:0::5/122` → `fd00::/122`). */
-export function canonicalCidr(text: string): string {
+/** The canonical masked form of a CIDR string (e.g. `fd00:0::5/122` → `fd00::/122`); throws InvalidAddressError. */
+export function canonicalInputCidr(text: string): string {
   try {
-    return canonicalCidrText(text.trim());
+    return canonicalCidr(text.trim());
   } catch {
     throw new InvalidAddressError(text, 'CIDR');
   }

@@ -2,7 +2,7 @@ import type { AllocationBlock, BlockOwner } from '@ipamkit/models';
 import { InvalidBlockArgumentError } from './block-errors.js';
 import { formatWholeSeconds } from './block-state.js';
 import type { HostReservedAttr } from './host-reserved-attr.js';
-import { formatCidr } from './ip-address.js';
+import { formatBlockInterval } from './ip-address.js';
 import { blockRange, blockSize } from './ordinals.js';
 
 export interface NewBlockArgs {
@@ -38,7 +38,7 @@ export function newBlock(args: NewBlockArgs): AllocationBlock {
     );
   }
   const block: AllocationBlock = {
-    cidr: formatCidr(blockRange({ cidr: args.cidr })),
+    cidr: formatBlockInterval(blockRange({ cidr: args.cidr })),
     allocations: new Array<number | null>(n).fill(null),
     unallocated: [],
     attributes: [],

@@ -1,13 +1,13 @@
-import type { AllocationBlock } from '@ipamkit/models';
+import { type AllocationBlock, formatAddress } from '@ipamkit/models';
 import { AddressNotInBlockError, InvalidBlockArgumentError } from './block-errors.js';
-import { formatAddress, parseAddress, parseCidr, type ParsedCidr } from './ip-address.js';
+import { parseInputAddress, parseBlockInterval, type BlockInterval } from './ip-address.js';
 
 /** Largest block we hold as an array of ordinals; Calico's pools allow at most 4096 (/20, /116). */
 export const MAX_BLOCK_ADDRESSES = 65_536;
 
 /** The block's CIDR as a number range; throws InvalidAddressError for a malformed `cidr`. */
-export function blockRange(block: Pick<AllocationBlock, 'cidr'>): ParsedCidr {
-  return parseCidr(block.cidr);
+export function blockRange(block: Pick<AllocationBlock, 'cidr'>): BlockInterval {
+  return parseBlockInterval(block.cidr);
 }
 
 /** Number of addresses N in the block (design/calico-ipam.md#ordinals). */
@@ -22,7 +22,7 @@ export function blockSize(block: Pick<AllocationBlock, 'cidr'>): number {
 /** Offset of `ip` from the block base; throws AddressNotInBlockError outside [0, N). */
 export function ordinalOf(block: Pick<AllocationBlock, 'cidr'>, ip: string): number {
   const range = blockRange(block);
-  const address = parseAddress(ip);
+  const address = parseInputAddress(ip);
   const offset = address.value - range.base;
   if (address.version !== range.version || offset < 0n || offset >= range.size) {
     throw new AddressNotInBlockError(ip, block.cidr);

@@ -1,9 +1,8 @@
-import type { AllocationBlock, BlockOwner } from '@ipamkit/models';
+import { type AllocationBlock, type BlockOwner, formatAddress } from '@ipamkit/models';
 import type { ReservationFilter } from '../reservations/reservation-filter.js';
 import { InvalidBlockArgumentError } from './block-errors.js';
 import { assertAffinity } from './block-owner.js';
 import { cloneBlock, findOrAddAttribute } from './block-state.js';
-import { formatAddress } from './ip-address.js';
 import { blockRange } from './ordinals.js';
 import { hasShortAllocations } from './short-block.js';
 

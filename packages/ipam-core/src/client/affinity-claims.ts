@@ -7,7 +7,9 @@ import {
   NotFoundError,
   type Versioned,
 } from '@ipamkit/models';
-import { type HostReservedAttr, hostOwnsBlock, newBlock } from '../block/index.js';
+import { hostOwnsBlock } from '../block/block-owner.js';
+import { type HostReservedAttr } from '../block/host-reserved-attr.js';
+import { newBlock } from '../block/new-block.js';
 import { BlockClaimConflictError, StaleAffinityError } from './client-errors.js';
 import { asUpdate, type ClientDeps, orUndefined, unversioned } from './client-deps.js';
 

@@ -1,5 +1,6 @@
 import { type AllocationBlock, DEFAULT_MAX_BLOCKS_PER_HOST, type IPVersion, type Versioned } from '@ipamkit/models';
-import { autoAssignInBlock, type HostReservedAttr } from '../block/index.js';
+import type { HostReservedAttr } from '../block/host-reserved-attr.js';
+import { autoAssignInBlock } from '../block/take-free-addresses.js';
 import type { AllocationChange, HandleRef } from './block-handle-writes.js';
 import { collectedBlock } from './client-deps.js';
 import type { IPAMAssignments } from './client-types.js';

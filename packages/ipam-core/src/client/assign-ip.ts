@@ -1,5 +1,8 @@
 import { blockCidrFor, type BlockOwner, canonicalAddress, ConflictError, ipVersionOfAddress, ValidationError } from '@ipamkit/models';
-import { AddressInUseError, assignInBlock, HandleMaxAllocReachedError, sequenceNumberFor } from '../block/index.js';
+import { AddressInUseError } from '../block/block-errors.js';
+import { sequenceNumberFor } from '../block/block-queries.js';
+import { HandleMaxAllocReachedError } from '../block/handle-counts.js';
+import { assignInBlock } from '../block/take-named-address.js';
 import { claimAffineBlock, getPendingAffinity } from './affinity-claims.js';
 import { decideHostname } from './auto-assign.js';
 import { persistAllocation } from './block-handle-writes.js';

@@ -1,5 +1,8 @@
 import { BlockLimitError, BlockNotEmptyError, ConflictError, type IPVersion, NotFoundError } from '@ipamkit/models';
-import { HandleMaxAllocReachedError, type HostReservedAttr, hostOwnsBlock, unixNanos } from '../block/index.js';
+import { hostOwnsBlock } from '../block/block-owner.js';
+import { HandleMaxAllocReachedError } from '../block/handle-counts.js';
+import type { HostReservedAttr } from '../block/host-reserved-attr.js';
+import { unixNanos } from '../block/new-block.js';
 import { allocateFromExistingBlock } from './allocate-from-existing-block.js';
 import {
   type AllocationWant,

@@ -1,6 +1,6 @@
 import { hostname as osHostname } from 'node:os';
 import { type IPVersion, ipVersionOfCidr, UseRequiredError, ValidationError } from '@ipamkit/models';
-import type { HostReservedAttr } from '../block/index.js';
+import type { HostReservedAttr } from '../block/host-reserved-attr.js';
 import { autoAssignFamily, type FamilyOutcome } from './auto-assign-family.js';
 import type { ClientDeps } from './client-deps.js';
 import type { AutoAssignArgs, IPAMAssignments } from './client-types.js';

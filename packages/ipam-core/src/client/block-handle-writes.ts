@@ -7,7 +7,7 @@ import {
   NotFoundError,
   type Versioned,
 } from '@ipamkit/models';
-import { decrementHandleCount, HandleCountError, incrementHandleCount } from '../block/index.js';
+import { decrementHandleCount, HandleCountError, incrementHandleCount } from '../block/handle-counts.js';
 import { asUpdate, type ClientDeps, orUndefined, unversioned } from './client-deps.js';
 import { inTransaction } from './transaction.js';
 import { withCasRetry } from './with-cas-retry.js';

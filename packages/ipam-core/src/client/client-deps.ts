@@ -6,7 +6,8 @@ import {
   NotFoundError,
   type Versioned,
 } from '@ipamkit/models';
-import { bumpSequenceNumber, garbageCollectCooldown } from '../block/index.js';
+import { bumpSequenceNumber } from '../block/block-writes.js';
+import { garbageCollectCooldown } from '../block/garbage-collect-cooldown.js';
 import type { Clock } from './client-types.js';
 
 /** What every operation of the client needs; built once by createIpamClient. */

@@ -8,11 +8,8 @@ import type {
   IPVersion,
   Namespace,
 } from '@ipamkit/models';
-import type {
-  HostReservedAttr,
-  OwnerAttributePreconditions,
-  OwnerAttributeUpdates,
-} from '../block/index.js';
+import type { HostReservedAttr } from '../block/host-reserved-attr.js';
+import type { OwnerAttributePreconditions, OwnerAttributeUpdates } from '../block/set-owner-attributes-in-block.js';
 import type { BlockUtilization, PoolUtilization } from '../utilization/compute-utilization.js';
 
 /** Injected time source; tests pass a fake to drive cooldowns and reclaim ages. */

@@ -1,5 +1,5 @@
 import { type IPVersion, ipVersionOfCidr, ValidationError } from '@ipamkit/models';
-import type { HostReservedAttr } from '../block/index.js';
+import type { HostReservedAttr } from '../block/host-reserved-attr.js';
 import { readAssignContext } from './read-assign-context.js';
 import { decideHostname } from './auto-assign.js';
 import type { ClientDeps } from './client-deps.js';

@@ -1,5 +1,5 @@
 import { type AllocationBlock, BlockLimitError, ConflictError, ValidationError, type Versioned } from '@ipamkit/models';
-import { numFree } from '../block/index.js';
+import { numFree } from '../block/block-queries.js';
 import { getBlockFromAffinity, getPendingAffinity } from './affinity-claims.js';
 import { type ClientDeps, collectedBlock } from './client-deps.js';
 import { BlockClaimConflictError, BlockFilledError, StaleAffinityError } from './client-errors.js';

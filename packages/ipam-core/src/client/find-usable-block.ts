@@ -1,5 +1,7 @@
 import type { BlockOwner } from '@ipamkit/models';
-import { hostOwnsBlock, isEmpty, numFree, unixNanos } from '../block/index.js';
+import { hostOwnsBlock } from '../block/block-owner.js';
+import { isEmpty, numFree } from '../block/block-queries.js';
+import { unixNanos } from '../block/new-block.js';
 import type { AssignContext, AssignRequest } from './read-assign-context.js';
 import { randomBlockGenerator } from './block-generators.js';
 import { type ClientDeps, collectedBlock } from './client-deps.js';

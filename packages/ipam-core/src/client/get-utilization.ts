@@ -1,4 +1,4 @@
-import { computeUtilization } from '../utilization/index.js';
+import { computeUtilization } from '../utilization/compute-utilization.js';
 import type { ClientDeps } from './client-deps.js';
 import type { PoolUtilization } from './client-types.js';
 

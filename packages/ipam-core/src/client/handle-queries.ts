@@ -1,5 +1,6 @@
 import { bitsOf, type IPVersion, ipVersionOfAddress } from '@ipamkit/models';
-import { ipsForHandle, sanitizeHandle, sequenceNumberFor } from '../block/index.js';
+import { ipsForHandle, sequenceNumberFor } from '../block/block-queries.js';
+import { sanitizeHandle } from '../block/block-state.js';
 import { type ClientDeps, collectedBlock, orUndefined } from './client-deps.js';
 import { InsufficientIPsByHandleError } from './client-errors.js';
 import { readIpamConfig } from './ipam-config-ops.js';

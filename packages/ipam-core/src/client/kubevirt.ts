@@ -1,5 +1,6 @@
 import { vmHandleId } from '@ipamkit/models';
-import { type AttributeOwner, ownerMatches, OwnerPreconditionError, type OwnerAttributeUpdates, type OwnerAttributePreconditions } from '../block/index.js';
+import { OwnerPreconditionError } from '../block/block-errors.js';
+import { type AttributeOwner, ownerMatches, type OwnerAttributeUpdates, type OwnerAttributePreconditions } from '../block/set-owner-attributes-in-block.js';
 import { AlternateOwnerEmptyError, AlternateOwnerMismatchError } from './client-errors.js';
 import type { IpamClient } from './client-types.js';
 

@@ -1,12 +1,7 @@
 import { type AllocationBlock, blockCidrFor, canonicalAddress, ConflictError, NotFoundError, ValidationError } from '@ipamkit/models';
-import {
-  attributesFor,
-  type OwnerAttributePreconditions,
-  type OwnerAttributeUpdates,
-  OwnerPreconditionError,
-  setOwnerAttributesInBlock,
-  validateOwnerAttributeUpdates,
-} from '../block/index.js';
+import { OwnerPreconditionError } from '../block/block-errors.js';
+import { attributesFor } from '../block/block-queries.js';
+import { type OwnerAttributePreconditions, type OwnerAttributeUpdates, setOwnerAttributesInBlock, validateOwnerAttributeUpdates } from '../block/set-owner-attributes-in-block.js';
 import { asUpdate, type ClientDeps, collectedBlock } from './client-deps.js';
 import type { AssignmentAttributes } from './client-types.js';
 import { readIpamConfig } from './ipam-config-ops.js';

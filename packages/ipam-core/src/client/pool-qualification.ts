@@ -15,7 +15,7 @@ import {
   selectsNamespace,
   selectsNode,
 } from '@ipamkit/models';
-import type { HostReservedAttr } from '../block/index.js';
+import type { HostReservedAttr } from '../block/host-reserved-attr.js';
 
 /** All pools in name order with read-time defaults applied (what clientv3's GetAllPools returns). */
 export function defaultedPools(pools: readonly IPPool[]): DefaultedIPPool[] {

@@ -15,8 +15,8 @@ import {
   ValidationError,
   type Versioned,
 } from '@ipamkit/models';
-import type { HostReservedAttr } from '../block/index.js';
-import { createReservationFilter, type ReservationFilter } from '../reservations/index.js';
+import type { HostReservedAttr } from '../block/host-reserved-attr.js';
+import { createReservationFilter, type ReservationFilter } from '../reservations/reservation-filter.js';
 import { type ClientDeps, hintKey, orUndefined, type Reader } from './client-deps.js';
 import { readIpamConfig } from './ipam-config-ops.js';
 import { defaultedPools, determinePools, filterPoolsByUse, maxPrefixLength, poolContaining } from './pool-qualification.js';

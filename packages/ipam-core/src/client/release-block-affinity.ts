@@ -1,5 +1,7 @@
 import { type BlockOwner, BlockNotEmptyError, type IPAMConfig, NotFoundError, ValidationError } from '@ipamkit/models';
-import { affinityString, clearAffinity, hostOwnsBlock, isEmpty } from '../block/index.js';
+import { affinityString, hostOwnsBlock } from '../block/block-owner.js';
+import { isEmpty } from '../block/block-queries.js';
+import { clearAffinity } from '../block/block-writes.js';
 import { BlockChangedError, BlockClaimConflictError } from './client-errors.js';
 import { asUpdate, type ClientDeps, collectedBlock } from './client-deps.js';
 

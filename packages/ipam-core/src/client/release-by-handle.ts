@@ -1,5 +1,7 @@
 import { type AllocationBlock, ConflictError, type IPAMConfig, type IPAMHandle, NotFoundError, type Versioned } from '@ipamkit/models';
-import { isEmpty, releaseHandleInBlock, sanitizeHandle } from '../block/index.js';
+import { isEmpty } from '../block/block-queries.js';
+import { sanitizeHandle } from '../block/block-state.js';
+import { releaseHandleInBlock } from '../block/release-handle-in-block.js';
 import { persistRelease } from './block-handle-writes.js';
 import { asUpdate, type ClientDeps, collectedBlock, orUndefined, unversioned } from './client-deps.js';
 import { ensureConsistentAffinity, giveUpAffinityIfEmpty, poolNoLongerSelectsHost } from './ensure-consistent-affinity.js';

@@ -10,7 +10,8 @@ import {
   ValidationError,
   type Versioned,
 } from '@ipamkit/models';
-import { isEmpty, releaseInBlock } from '../block/index.js';
+import { isEmpty } from '../block/block-queries.js';
+import { releaseInBlock } from '../block/release-in-block.js';
 import { persistRelease } from './block-handle-writes.js';
 import { type ClientDeps, collectedBlock, orUndefined } from './client-deps.js';
 import type { ReleaseOptions } from './client-types.js';

@@ -1,5 +1,5 @@
 import { isPoolEnabled, selectsNamespace, selectsNode, type BlockAffinity, type DefaultedIPPool, type IPVersion, type Node } from '@ipamkit/models';
-import type { HostReservedAttr } from '../block/index.js';
+import type { HostReservedAttr } from '../block/host-reserved-attr.js';
 import { blockCap } from '../client/auto-assign.js';
 import { maxPrefixLength, poolContaining } from '../client/pool-qualification.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';

@@ -9,7 +9,9 @@ import {
   type IPVersion,
   type Node,
 } from '@ipamkit/models';
-import { garbageCollectCooldown, isEmpty, numFree, WINDOWS_RESERVED_HANDLE, type HostReservedAttr } from '../block/index.js';
+import { isEmpty, numFree } from '../block/block-queries.js';
+import { garbageCollectCooldown } from '../block/garbage-collect-cooldown.js';
+import { type HostReservedAttr, WINDOWS_RESERVED_HANDLE } from '../block/host-reserved-attr.js';
 import { newBlock, unixNanos } from '../block/new-block.js';
 import { EMPTY_BLOCK_MIN_RECLAIM_AGE_MS } from '../client/find-usable-block.js';
 import { createReservationFilter, type ReservationFilter } from '../reservations/reservation-filter.js';

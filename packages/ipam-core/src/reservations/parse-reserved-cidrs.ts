@@ -1,9 +1,9 @@
 import type { IPReservation } from '@ipamkit/models';
-import { parseCidr, type ParsedCidr } from '../block/ip-address.js';
+import { parseBlockInterval, type BlockInterval } from '../block/ip-address.js';
 
 /** The reserved CIDRs of every IPReservation, plus the entries that could not be parsed. */
 export interface ParsedReservations {
-  cidrs: ParsedCidr[];
+  cidrs: BlockInterval[];
   /** `"<reservation name>: <entry>"` for each skipped entry, for the caller to log. */
   invalid: string[];
 }
@@ -14,14 +14,14 @@ export interface ParsedReservations {
  * arithmetic handles them.
  */
 export function parseReservedCidrs(reservations: readonly IPReservation[]): ParsedReservations {
-  const cidrs: ParsedCidr[] = [];
+  const cidrs: BlockInterval[] = [];
   const invalid: string[] = [];
   for (const reservation of reservations) {
     for (const entry of reservation.reservedCIDRs) {
       const text = entry.trim();
       if (text === '') continue;
       try {
-        cidrs.push(parseCidr(text, true));
+        cidrs.push(parseBlockInterval(text, true));
       } catch {
         invalid.push(`${reservation.name}: ${entry}`);
       }

@@ -1,5 +1,5 @@
-import type { IPReservation } from '@ipamkit/models';
-import { parseAddress, parseCidr, type AddressFamily } from '../block/ip-address.js';
+import { type IPReservation, type IPVersion } from '@ipamkit/models';
+import { parseInputAddress, parseBlockInterval } from '../block/ip-address.js';
 import {
   intersectRanges,
   normalizeRanges,
@@ -21,7 +21,7 @@ export interface ReservationFilter {
   /** `invalid` entries skipped while parsing (for logging). */
   readonly invalid: readonly string[];
   matchesAddress(ip: string): boolean;
-  matchesValue(version: AddressFamily, value: bigint): boolean;
+  matchesValue(version: IPVersion, value: bigint): boolean;
   /** Some reserved address lies in `cidr`. */
   matchesSome(cidr: string): boolean;
   /** Every address of `cidr` is reserved. */
@@ -37,17 +37,17 @@ export const NO_RESERVATIONS: ReservationFilter = createReservationFilter([]);
 export function createReservationFilter(reservations: readonly IPReservation[]): ReservationFilter {
   const { cidrs, invalid } = parseReservedCidrs(reservations);
   const reserved = normalizeRanges(cidrs.map(rangeOfCidr));
-  const countIn = (cidr: string): bigint => rangesSize(intersectRanges([rangeOfCidr(parseCidr(cidr))], reserved));
+  const countIn = (cidr: string): bigint => rangesSize(intersectRanges([rangeOfCidr(parseBlockInterval(cidr))], reserved));
   return {
     reserved,
     invalid,
     matchesAddress: (ip) => {
-      const { version, value } = parseAddress(ip);
+      const { version, value } = parseInputAddress(ip);
       return rangesContain(reserved, version, value);
     },
     matchesValue: (version, value) => rangesContain(reserved, version, value),
     matchesSome: (cidr) => countIn(cidr) > 0n,
-    matchesWholeCidr: (cidr) => countIn(cidr) === parseCidr(cidr).size,
+    matchesWholeCidr: (cidr) => countIn(cidr) === parseBlockInterval(cidr).size,
     countIn,
   };
 }

@@ -1,4 +1,5 @@
-import { type AddressFamily, type ParsedCidr } from '../block/ip-address.js';
+import { type IPVersion } from '@ipamkit/models';
+import { type BlockInterval } from '../block/ip-address.js';
 
 // The one set-arithmetic implementation behind reservation matching, NumReservedIPsInCIDR and
 // GetUtilization (design/calico-ipam.md#utilization). A set of addresses is a sorted list of disjoint, non-adjacent
@@ -6,7 +7,7 @@ import { type AddressFamily, type ParsedCidr } from '../block/ip-address.js';
 
 /** Addresses [start, end) of one family. */
 export interface AddressRange {
-  version: AddressFamily;
+  version: IPVersion;
   start: bigint;
   end: bigint;
 }
@@ -14,7 +15,7 @@ export interface AddressRange {
 /** A normalized set: sorted by (version, start), disjoint and non-adjacent. */
 export type RangeSet = readonly AddressRange[];
 
-export function rangeOfCidr(cidr: ParsedCidr): AddressRange {
+export function rangeOfCidr(cidr: BlockInterval): AddressRange {
   return { version: cidr.version, start: cidr.base, end: cidr.base + cidr.size };
 }
 
@@ -89,7 +90,7 @@ export function rangesSize(set: RangeSet): bigint {
 }
 
 /** Whether `value` is in the normalized set (binary search). */
-export function rangesContain(set: RangeSet, version: AddressFamily, value: bigint): boolean {
+export function rangesContain(set: RangeSet, version: IPVersion, value: bigint): boolean {
   let lo = 0;
   let hi = set.length - 1;
   while (lo <= hi) {

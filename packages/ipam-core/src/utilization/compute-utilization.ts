@@ -1,6 +1,6 @@
 import type { AllocationBlock, IPPool, IPReservation } from '@ipamkit/models';
 import { blockRange } from '../block/ordinals.js';
-import { parseCidr } from '../block/ip-address.js';
+import { parseBlockInterval } from '../block/ip-address.js';
 import { inUseCount, numFree } from '../block/block-queries.js';
 import { createReservationFilter } from '../reservations/reservation-filter.js';
 import {
@@ -65,13 +65,13 @@ export function computeUtilization(args: ComputeUtilizationArgs): PoolUtilizatio
   });
   const buckets: Bucket[] = selected.map((pool) => ({
     result: empty(pool.name, pool.cidr),
-    range: rangeOfCidr(parseCidr(pool.cidr)),
+    range: rangeOfCidr(parseBlockInterval(pool.cidr)),
     blockRanges: [],
   }));
   if (filter.length === 0) {
     buckets.push({
       result: empty(ORPHANED_BLOCKS_POOL.name, ORPHANED_BLOCKS_POOL.cidr),
-      range: rangeOfCidr(parseCidr(ORPHANED_BLOCKS_POOL.cidr)),
+      range: rangeOfCidr(parseBlockInterval(ORPHANED_BLOCKS_POOL.cidr)),
       blockRanges: [],
     });
   }

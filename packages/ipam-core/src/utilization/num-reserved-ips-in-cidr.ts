@@ -1,5 +1,5 @@
 import type { IPReservation } from '@ipamkit/models';
-import { parseCidr } from '../block/ip-address.js';
+import { parseBlockInterval } from '../block/ip-address.js';
 import { createReservationFilter } from '../reservations/reservation-filter.js';
 
 /**
@@ -8,6 +8,6 @@ import { createReservationFilter } from '../reservations/reservation-filter.js';
  * Throws InvalidAddressError for a malformed `cidr`; malformed reservation entries are skipped.
  */
 export function numReservedIPsInCIDR(cidr: string, reservations: readonly IPReservation[]): bigint {
-  parseCidr(cidr);
+  parseBlockInterval(cidr);
   return createReservationFilter(reservations).countIn(cidr);
 }

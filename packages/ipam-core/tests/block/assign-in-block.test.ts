@@ -1,15 +1,11 @@
 import { AlreadyExistsError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import {
-  AddressInUseError,
-  AddressNotInBlockError,
-  AffinityMismatchError,
-  WINDOWS_RESERVED_HANDLE,
-  assignInBlock,
-  autoAssignInBlock,
-  newBlock,
-  releaseInBlock,
-} from '../../src/block/index.js';
+import { assignInBlock } from '../../src/block/take-named-address.js';
+import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
+import { AddressInUseError, AddressNotInBlockError, AffinityMismatchError } from '../../src/block/block-errors.js';
+import { WINDOWS_RESERVED_HANDLE } from '../../src/block/host-reserved-attr.js';
+import { newBlock } from '../../src/block/new-block.js';
+import { releaseInBlock } from '../../src/block/release-in-block.js';
 import { blockViolations, snapshot } from './block-invariants.js';
 
 const now = new Date('2026-08-22T13:33:20Z');

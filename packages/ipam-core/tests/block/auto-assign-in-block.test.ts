@@ -1,13 +1,10 @@
 import { type AllocationBlock } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import {
-  AffinityMismatchError,
-  InvalidBlockArgumentError,
-  autoAssignInBlock,
-  newBlock,
-  numFree,
-} from '../../src/block/index.js';
-import { createReservationFilter } from '../../src/reservations/index.js';
+import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
+import { AffinityMismatchError, InvalidBlockArgumentError } from '../../src/block/block-errors.js';
+import { numFree } from '../../src/block/block-queries.js';
+import { newBlock } from '../../src/block/new-block.js';
+import { createReservationFilter } from '../../src/reservations/reservation-filter.js';
 import { blockViolations, snapshot } from './block-invariants.js';
 
 const now = new Date('2026-08-22T13:33:20Z');

@@ -1,5 +1,5 @@
 import type { AllocationBlock } from '@ipamkit/models';
-import { blockSize } from '../../src/block/index.js';
+import { blockSize } from '../../src/block/ordinals.js';
 
 /**
  * Structural invariants every block produced by the pure operations must satisfy. Returns the list

@@ -1,21 +1,19 @@
 import fc from 'fast-check';
 import { BadHandleError, BadSequenceNumberError, type AllocationBlock } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import {
-  AddressInUseError,
-  WINDOWS_RESERVED_HANDLE,
-  addressOf,
-  assignInBlock,
-  autoAssignInBlock,
-  bumpSequenceNumber,
-  garbageCollectCooldown,
-  newBlock,
-  releaseHandleInBlock,
-  releaseInBlock,
-  sequenceNumberFor,
-  setOwnerAttributesInBlock,
-} from '../../src/block/index.js';
-import { createReservationFilter } from '../../src/reservations/index.js';
+import { assignInBlock } from '../../src/block/take-named-address.js';
+import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
+import { AddressInUseError } from '../../src/block/block-errors.js';
+import { sequenceNumberFor } from '../../src/block/block-queries.js';
+import { bumpSequenceNumber } from '../../src/block/block-writes.js';
+import { garbageCollectCooldown } from '../../src/block/garbage-collect-cooldown.js';
+import { WINDOWS_RESERVED_HANDLE } from '../../src/block/host-reserved-attr.js';
+import { newBlock } from '../../src/block/new-block.js';
+import { addressOf } from '../../src/block/ordinals.js';
+import { releaseHandleInBlock } from '../../src/block/release-handle-in-block.js';
+import { releaseInBlock } from '../../src/block/release-in-block.js';
+import { setOwnerAttributesInBlock } from '../../src/block/set-owner-attributes-in-block.js';
+import { createReservationFilter } from '../../src/reservations/reservation-filter.js';
 import { blockViolations, snapshot } from './block-invariants.js';
 
 const handles = ['h0', 'h1', 'h2'];

@@ -1,28 +1,16 @@
 import { IPInCooldownError, NotFoundError, type AllocationBlock } from '@ipamkit/models';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  WINDOWS_RESERVED_HANDLE,
-  addressOf,
-  addressState,
-  assignInBlock,
-  attributesFor,
-  autoAssignInBlock,
-  clearAffinity,
-  hostOwnsBlock,
-  inUseCount,
-  inUseIPs,
-  ipsForHandle,
-  isEmpty,
-  newBlock,
-  numFree,
-  numReserved,
-  ordinalOf,
-  releaseInBlock,
-  withAffinity,
-  withBlockPrefix,
-} from '../../src/block/index.js';
-import { createReservationFilter } from '../../src/reservations/index.js';
+import { assignInBlock } from '../../src/block/take-named-address.js';
+import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
+import { hostOwnsBlock } from '../../src/block/block-owner.js';
+import { addressState, attributesFor, inUseCount, inUseIPs, ipsForHandle, isEmpty, numFree, numReserved } from '../../src/block/block-queries.js';
+import { clearAffinity, withAffinity } from '../../src/block/block-writes.js';
+import { WINDOWS_RESERVED_HANDLE } from '../../src/block/host-reserved-attr.js';
+import { newBlock } from '../../src/block/new-block.js';
+import { addressOf, ordinalOf, withBlockPrefix } from '../../src/block/ordinals.js';
+import { releaseInBlock } from '../../src/block/release-in-block.js';
+import { createReservationFilter } from '../../src/reservations/reservation-filter.js';
 
 const now = new Date('2026-08-22T13:33:20Z');
 const windows = { startOfBlock: 3, endOfBlock: 1, handle: WINDOWS_RESERVED_HANDLE, note: 'windows host rsvd' };

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  autoAssignInBlock,
-  garbageCollectCooldown,
-  newBlock,
-  releaseInBlock,
-} from '../../src/block/index.js';
+import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
+import { garbageCollectCooldown } from '../../src/block/garbage-collect-cooldown.js';
+import { newBlock } from '../../src/block/new-block.js';
+import { releaseInBlock } from '../../src/block/release-in-block.js';
 import { blockViolations, snapshot } from './block-invariants.js';
 
 const t0 = new Date('2026-08-22T13:33:20.250Z');

@@ -1,12 +1,6 @@
 import { MaxAllocReachedError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import {
-  HandleCountError,
-  HandleMaxAllocReachedError,
-  decrementHandleCount,
-  handleCountForFamily,
-  incrementHandleCount,
-} from '../../src/block/index.js';
+import { HandleCountError, HandleMaxAllocReachedError, decrementHandleCount, handleCountForFamily, incrementHandleCount } from '../../src/block/handle-counts.js';
 
 const handle = { handleId: 'H', block: { '10.0.0.0/26': 2, 'fd00::/122': 1 }, deleted: false };
 

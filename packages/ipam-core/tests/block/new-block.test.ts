@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidBlockArgumentError,
-  WINDOWS_RESERVED_HANDLE,
-  isEmpty,
-  newBlock,
-  numFree,
-} from '../../src/block/index.js';
+import { InvalidBlockArgumentError } from '../../src/block/block-errors.js';
+import { isEmpty, numFree } from '../../src/block/block-queries.js';
+import { WINDOWS_RESERVED_HANDLE } from '../../src/block/host-reserved-attr.js';
+import { newBlock } from '../../src/block/new-block.js';
 import { blockViolations } from './block-invariants.js';
 
 const now = new Date('2026-08-22T13:33:20.500Z');

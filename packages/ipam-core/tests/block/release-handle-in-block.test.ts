@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  autoAssignInBlock,
-  bumpSequenceNumber,
-  newBlock,
-  releaseHandleInBlock,
-  sequenceNumberFor,
-} from '../../src/block/index.js';
+import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
+import { sequenceNumberFor } from '../../src/block/block-queries.js';
+import { bumpSequenceNumber } from '../../src/block/block-writes.js';
+import { newBlock } from '../../src/block/new-block.js';
+import { releaseHandleInBlock } from '../../src/block/release-handle-in-block.js';
 import { blockViolations, snapshot } from './block-invariants.js';
 
 const t0 = new Date('2026-08-22T13:33:20Z');

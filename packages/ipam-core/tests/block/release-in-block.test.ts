@@ -1,14 +1,11 @@
 import { BadHandleError, BadSequenceNumberError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import {
-  AddressNotInBlockError,
-  autoAssignInBlock,
-  bumpSequenceNumber,
-  isEmpty,
-  newBlock,
-  releaseInBlock,
-  sequenceNumberFor,
-} from '../../src/block/index.js';
+import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
+import { AddressNotInBlockError } from '../../src/block/block-errors.js';
+import { isEmpty, sequenceNumberFor } from '../../src/block/block-queries.js';
+import { bumpSequenceNumber } from '../../src/block/block-writes.js';
+import { newBlock } from '../../src/block/new-block.js';
+import { releaseInBlock } from '../../src/block/release-in-block.js';
 import { blockViolations, snapshot } from './block-invariants.js';
 
 const t0 = new Date('2026-08-22T13:33:20Z');

@@ -1,15 +1,11 @@
 import { BadHandleError, IPInCooldownError, NotFoundError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidBlockArgumentError,
-  OwnerPreconditionError,
-  attributesFor,
-  autoAssignInBlock,
-  newBlock,
-  ownerMatches,
-  releaseInBlock,
-  setOwnerAttributesInBlock,
-} from '../../src/block/index.js';
+import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
+import { InvalidBlockArgumentError, OwnerPreconditionError } from '../../src/block/block-errors.js';
+import { attributesFor } from '../../src/block/block-queries.js';
+import { newBlock } from '../../src/block/new-block.js';
+import { releaseInBlock } from '../../src/block/release-in-block.js';
+import { ownerMatches, setOwnerAttributesInBlock } from '../../src/block/set-owner-attributes-in-block.js';
 import { blockViolations, snapshot } from './block-invariants.js';
 
 const now = new Date('2026-08-22T13:33:20Z');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { blockSearchStart, inSearchOrder } from '../../src/client/block-generators.js';
-import { fnv1Hash32, randomBlockGenerator, sequentialBlockGenerator } from '../../src/index.js';
+import { fnv1Hash32, randomBlockGenerator, sequentialBlockGenerator } from '../../src/client/block-generators.js';
 
 const noTime = (): bigint => 0n;
 

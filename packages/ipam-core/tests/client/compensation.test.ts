@@ -1,7 +1,8 @@
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { type AllocationBlock, ConflictError, type Datastore, type Versioned } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { countingDatastore, createIpamClient } from '../../src/index.js';
+import { createIpamClient } from '../../src/index.js';
+import { countingDatastore } from '../../src/client/counting-datastore.js';
 import { assertConsistent, FakeClock } from './fixtures.js';
 
 /** A datastore whose next `failures` block updates (or transaction commits) lose their CAS, as if another writer got there first. */

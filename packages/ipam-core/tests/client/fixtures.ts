@@ -5,7 +5,8 @@ import type { Datastore, IPAMConfig, IPPool, Node } from '@ipamkit/models';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { countingDatastore, createIpamClient, type Clock, type IpamClient } from '../../src/index.js';
+import { createIpamClient, type Clock, type IpamClient } from '../../src/index.js';
+import { countingDatastore } from '../../src/client/counting-datastore.js';
 
 /** A datastore under test and how to dispose of it. */
 export interface Backend {

@@ -1,13 +1,7 @@
 import { BadHandleError, ConflictError, ValidationError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import {
-  AlternateOwnerEmptyError,
-  createVMHandleId,
-  ensureActiveVMOwnerAttrs,
-  type OwnerAttributePreconditions,
-  type OwnerAttributeUpdates,
-  OwnerPreconditionError,
-} from '../../src/index.js';
+import { AlternateOwnerEmptyError, type OwnerAttributePreconditions, type OwnerAttributeUpdates, OwnerPreconditionError } from '../../src/index.js';
+import { createVMHandleId, ensureActiveVMOwnerAttrs } from '../../src/client/kubevirt.js';
 import { BACKENDS, useBackends, world } from './fixtures.js';
 
 useBackends();

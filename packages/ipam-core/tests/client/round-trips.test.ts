@@ -1,7 +1,8 @@
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { type Datastore, NotFoundError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { countingDatastore, type CountingDatastoreOptions, createIpamClient } from '../../src/index.js';
+import { createIpamClient } from '../../src/index.js';
+import { countingDatastore, type CountingDatastoreOptions } from '../../src/client/counting-datastore.js';
 import { assertConsistent, BACKENDS, etcdCountingRequests, FakeClock, useBackends } from './fixtures.js';
 
 useBackends();

@@ -1,7 +1,8 @@
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { type AllocationBlock, ConflictError, type Datastore, DatastoreUnavailableError, type IPAMHandle, NotFoundError, type Versioned } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { countingDatastore, createIpamClient, type IpamClient } from '../../src/index.js';
+import { createIpamClient, type IpamClient } from '../../src/index.js';
+import { countingDatastore } from '../../src/client/counting-datastore.js';
 import { assertConsistent, FakeClock } from './fixtures.js';
 
 /** What a SIGKILLed process does to the store: every call from now on fails before reaching it. */

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { casBackoffDelay, DATASTORE_RETRIES, DEFAULT_CAS_BACKOFF, MaxRetriesError, withCasRetry } from '../../src/index.js';
+import { MaxRetriesError, withCasRetry } from '../../src/index.js';
+import { casBackoffDelay, DATASTORE_RETRIES, DEFAULT_CAS_BACKOFF } from '../../src/client/with-cas-retry.js';
 
 const noWait = (): Promise<void> => Promise.resolve();
 

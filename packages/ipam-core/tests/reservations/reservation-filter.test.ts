@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createReservationFilter, parseReservedCidrs } from '../../src/reservations/index.js';
+import { parseReservedCidrs } from '../../src/reservations/parse-reserved-cidrs.js';
+import { createReservationFilter } from '../../src/reservations/reservation-filter.js';
 
 describe('parseReservedCidrs', () => {
   it('trims, skips blanks, masks CIDRs, widens bare addresses and reports unparsable entries', () => {

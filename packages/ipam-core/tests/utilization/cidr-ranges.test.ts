@@ -1,14 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  intersectRanges,
-  normalizeRanges,
-  rangesContain,
-  rangesSize,
-  subtractRanges,
-  unionRanges,
-  type AddressRange,
-} from '../../src/utilization/index.js';
+import { intersectRanges, normalizeRanges, rangesContain, rangesSize, subtractRanges, unionRanges, type AddressRange } from '../../src/utilization/cidr-ranges.js';
 
 const UNIVERSE = 64;
 const range = fc

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import type { AllocationBlock, IPPool } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { WINDOWS_RESERVED_HANDLE, autoAssignInBlock, newBlock, releaseInBlock } from '../../src/block/index.js';
-import { ORPHANED_BLOCKS_POOL, computeUtilization } from '../../src/utilization/index.js';
+import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
+import { WINDOWS_RESERVED_HANDLE } from '../../src/block/host-reserved-attr.js';
+import { newBlock } from '../../src/block/new-block.js';
+import { releaseInBlock } from '../../src/block/release-in-block.js';
+import { ORPHANED_BLOCKS_POOL, computeUtilization } from '../../src/utilization/compute-utilization.js';
 
 const now = new Date('2026-08-22T13:33:20Z');
 const pool = (name: string, cidr: string): IPPool => ({ name, cidr, blockSize: 26 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidAddressError } from '../../src/block/index.js';
-import { numReservedIPsInCIDR } from '../../src/utilization/index.js';
+import { InvalidAddressError } from '../../src/block/ip-address.js';
+import { numReservedIPsInCIDR } from '../../src/utilization/num-reserved-ips-in-cidr.js';
 
 describe('numReservedIPsInCIDR', () => {
   const reservations = [

@@ -1,7 +1,7 @@
 import type { AffinityKey } from '../resources/block-affinity.js';
 import type { AffinityType } from '../resources/allocation-block.js';
 import type { IPVersion } from '../resources/intended-use.js';
-import { ipVersionOfCidr } from '../net/index.js';
+import { ipVersionOfCidr } from '../net/cidr.js';
 import { codecFail } from './field-readers.js';
 import { cidrFromEtcdSegment, cidrToEtcdSegment, wireCidr } from './wire-cidr.js';
 

@@ -1,6 +1,6 @@
 import type { IntendedUse } from '../resources/intended-use.js';
 import type { AssignmentMode, EncapsulationMode, IPPool, PoolCondition, WireUnknownFields } from '../resources/ip-pool.js';
-import { applyIPPoolDefaults } from '../validation/index.js';
+import { applyIPPoolDefaults } from '../validation/ip-pool-defaults.js';
 import {
   type JsonObject,
   asObject,

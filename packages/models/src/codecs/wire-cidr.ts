@@ -1,5 +1,5 @@
 import { IpamError } from '../errors.js';
-import { canonicalCidr, parseCidr } from '../net/index.js';
+import { canonicalCidr, parseCidr } from '../net/cidr.js';
 import { codecFail } from './field-readers.js';
 
 /** Canonical masked CIDR text (design/calico-stored-formats.md#encoding-rules), or a CodecError naming the wire field. */

@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CodecError,
-  decodeEtcd,
-  encodeEtcd,
-  etcdAffinityPrefixes,
-  etcdBlockPrefix,
-  etcdKeyForAffinity,
-  etcdKeyForBlock,
-  etcdKeyForHandle,
-  etcdKeyForIPAMConfig,
-  etcdKeyForIPAMHost,
-  etcdKeyForIPPool,
-  etcdKeyForIPReservation,
-  etcdKeyForNode,
-  parseEtcdKey,
-} from '../../src/index.js';
+import { CodecError, decodeEtcd, encodeEtcd, etcdAffinityPrefixes, etcdBlockPrefix, etcdKeyForAffinity, etcdKeyForBlock, etcdKeyForHandle, etcdKeyForIPAMConfig, etcdKeyForIPPool, etcdKeyForIPReservation, etcdKeyForNode, parseEtcdKey } from '../../src/index.js';
+import { etcdKeyForIPAMHost } from '../../src/codecs/etcd-keys.js';
 
 describe('etcd key builders', () => {
   it.each([

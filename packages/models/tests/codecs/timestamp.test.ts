@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CodecError, normalizeTimestamp } from '../../src/index.js';
+import { CodecError } from '../../src/index.js';
+import { normalizeTimestamp } from '../../src/codecs/timestamp.js';
 
 describe('normalizeTimestamp', () => {
   it.each([

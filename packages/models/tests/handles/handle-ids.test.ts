@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  cniHandleId,
-  isCniHandleOfNetwork,
-  kubernetesHandleName,
-  lengthLimitedId,
-  loadBalancerHandleId,
-  parseTunnelHandleId,
-  renameTunnelHandleNode,
-  sanitizeHandleId,
-  tunnelHandleId,
-  vmHandleId,
-} from '../../src/handles/index.js';
+import { cniHandleId, isCniHandleOfNetwork, kubernetesHandleName, loadBalancerHandleId, parseTunnelHandleId, renameTunnelHandleNode, sanitizeHandleId, tunnelHandleId, vmHandleId } from '../../src/handles/handle-ids.js';
+import { lengthLimitedId } from '../../src/handles/length-limited-id.js';
 
 describe('lengthLimitedId', () => {
   it.each([

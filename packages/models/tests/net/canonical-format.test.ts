@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
-import { bigIntToAddress, canonicalAddress, canonicalCidr, formatIPv6, parseCidr } from '../../src/net/index.js';
+import { bigIntToAddress, canonicalAddress } from '../../src/net/address.js';
+import { canonicalCidr, parseCidr } from '../../src/net/cidr.js';
+import { formatIPv6 } from '../../src/net/format-address.js';
 
 /**
  * A second RFC 5952 formatter written differently from the production one: expand to eight groups,

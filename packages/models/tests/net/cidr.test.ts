@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
-import {
-  addressToBigInt,
-  bigIntToAddress,
-  canonicalAddress,
-  canonicalCidr,
-  cidrContains,
-  cidrSize,
-  cidrsOverlap,
-  ipVersionOfCidr,
-  isIPv4,
-  isIPv6,
-  isMaskedCidr,
-  parseAddressOrCidr,
-  parseCidr,
-} from '../../src/net/index.js';
+import { addressToBigInt, bigIntToAddress, canonicalAddress, isIPv4, isIPv6 } from '../../src/net/address.js';
+import { canonicalCidr, cidrContains, cidrSize, cidrsOverlap, ipVersionOfCidr, isMaskedCidr, parseAddressOrCidr, parseCidr } from '../../src/net/cidr.js';
 
 describe('canonicalCidr', () => {
   it.each([

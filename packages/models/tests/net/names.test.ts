@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import {
-  AFFINITY_HOSTNAME_HASH_LABEL,
-  AFFINITY_IP_VERSION_LABEL,
-  AFFINITY_TYPE_LABEL,
-  affinityLabels,
-  blockAffinityName,
-  cidrToName,
-  hostnameHashLabel,
-} from '../../src/net/index.js';
+import { AFFINITY_HOSTNAME_HASH_LABEL, AFFINITY_IP_VERSION_LABEL, AFFINITY_TYPE_LABEL, affinityLabels } from '../../src/net/affinity-labels.js';
+import { blockAffinityName } from '../../src/net/block-affinity-name.js';
+import { cidrToName } from '../../src/net/cidr-to-name.js';
+import { hostnameHashLabel } from '../../src/net/hostname-hash-label.js';
 
 describe('cidrToName', () => {
   it.each([

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ValidationError } from '../../src/errors.js';
-import {
-  addressAt,
-  bigOrdinalOf,
-  blockAt,
-  blockCidrFor,
-  blockCountOf,
-  blocksOf,
-  formatCidr,
-  ordinalOf,
-} from '../../src/net/index.js';
+import { blockAt, blockCountOf, blocksOf } from '../../src/net/blocks-of.js';
+import { formatCidr } from '../../src/net/cidr.js';
+import { addressAt, bigOrdinalOf, blockCidrFor, ordinalOf } from '../../src/net/ordinal.js';
 
 describe('ordinalOf and addressAt', () => {
   it.each([

@@ -3,7 +3,8 @@ import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { normalizeTimestamp } from '../../src/codecs/timestamp.js';
 import { ValidationError } from '../../src/errors.js';
-import { addressToBigInt, canonicalCidr, parseCidr, parseCidrWithAddress } from '../../src/net/index.js';
+import { addressToBigInt } from '../../src/net/address.js';
+import { canonicalCidr, parseCidr, parseCidrWithAddress } from '../../src/net/cidr.js';
 import { TextMemo } from '../../src/net/text-memo.js';
 
 describe('TextMemo', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateSelector, parseSelector } from '../../src/selector/index.js';
+import { evaluateSelector, parseSelector } from '../../src/selector/parse-selector.js';
 
 const labels = { app: 'web', tier: 'frontend', empty: '', 'kubernetes.io/os': 'linux', version: 'v1.2.3' };
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SelectorParseError } from '../../src/errors.js';
-import { evaluateSelector, parseSelector, selectorFromNode, selectorToString, type SelectorNode } from '../../src/selector/index.js';
+import { evaluateSelector, parseSelector, selectorFromNode, selectorToString } from '../../src/selector/parse-selector.js';
+import { type SelectorNode } from '../../src/selector/selector-node.js';
 
 describe('parseSelector', () => {
   it.each<[string, SelectorNode]>([

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import type { IPPool } from '../../src/resources/ip-pool.js';
-import {
-  applyIPPoolDefaults,
-  IPPoolValidationError,
-  ipPoolProblems,
-  validateIPPool,
-  validateIPPoolUpdate,
-} from '../../src/validation/index.js';
+import { applyIPPoolDefaults } from '../../src/validation/ip-pool-defaults.js';
+import { IPPoolValidationError } from '../../src/validation/ip-pool-validation-error.js';
+import { ipPoolProblems, validateIPPool, validateIPPoolUpdate } from '../../src/validation/validate-ip-pool.js';
 
 const v4: IPPool = { name: 'pool-v4', cidr: '10.0.0.0/16' };
 const v6: IPPool = { name: 'pool-v6', cidr: 'fd00::/64' };

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { IPAMConfigConflictError, ValidationError } from '../../src/errors.js';
 import type { IPAMConfig } from '../../src/resources/ipam-config.js';
-import {
-  applyIPAMConfigDefaults,
-  DEFAULT_IPAM_CONFIG,
-  effectiveMaxBlocksPerHost,
-  IPAMConfigValidationError,
-  validateIPAMConfig,
-} from '../../src/validation/index.js';
+import { IPAMConfigValidationError } from '../../src/validation/ip-pool-validation-error.js';
+import { applyIPAMConfigDefaults, DEFAULT_IPAM_CONFIG, effectiveMaxBlocksPerHost } from '../../src/validation/ipam-config-defaults.js';
+import { validateIPAMConfig } from '../../src/validation/validate-ipam-config.js';
 
 const base: IPAMConfig = { strictAffinity: false, autoAllocateBlocks: true, maxBlocksPerHost: 0, ipCooldownSeconds: 0 };
 

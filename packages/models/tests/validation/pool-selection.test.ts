@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SelectorParseError } from '../../src/errors.js';
 import type { IPPool } from '../../src/resources/ip-pool.js';
-import { isPoolEnabled, selectsNamespace, selectsNode } from '../../src/validation/index.js';
+import { isPoolEnabled, selectsNamespace, selectsNode } from '../../src/validation/pool-selection.js';
 
 const pool: IPPool = { name: 'p', cidr: '10.0.0.0/16' };
 

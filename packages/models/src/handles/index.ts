@@ -1,2 +1,0 @@
-export * from './handle-ids.js';
-export { lengthLimitedId } from './length-limited-id.js';
