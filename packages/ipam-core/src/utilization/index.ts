@@ -1,6 +1,7 @@
 export {
   intersectRanges,
   normalizeRanges,
+  overlapSize,
   rangeOfCidr,
   rangesContain,
   rangesSize,
@@ -15,3 +16,9 @@ export {
   computeUtilization,
   type ComputeUtilizationArgs,
 } from './compute-utilization.js';
+export {
+  createUtilizationAccumulator,
+  type UtilizationAccumulator,
+  type UtilizationAccumulatorArgs,
+  type UtilizationBlock,
+} from './utilization-accumulator.js';
