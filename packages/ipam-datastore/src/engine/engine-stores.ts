@@ -12,7 +12,7 @@ import type {
   ResourceStore,
   Versioned,
 } from '@ipamkit/models';
-import { ValidationError } from '@ipamkit/models';
+import { pageLimit } from '../page-limit.js';
 import { blockOrdinalsOf } from './block-ordinals.js';
 import { createRow, deleteRow, getLive, listLive, stacklessNotFoundError, updateRow } from './cas-ops.js';
 import { affinityRowKey, type KindName, type RowFilter } from './kinds.js';
@@ -75,12 +75,6 @@ export function resourceStore<T extends { name: string }>(runner: EngineRunner, 
     update: s.update,
     delete: (name, revision) => s.deleteKey(name, revision),
   };
-}
-
-/** Checks a page limit: a positive integer, else ValidationError before anything is read. */
-export function pageLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1) throw new ValidationError(`page limit must be a positive integer, got ${String(limit)}`);
-  return limit;
 }
 
 /** One page of live blocks after `options.continue`, each row read by `read`. */

@@ -31,7 +31,7 @@ function contract(name: string, etcd: EtcdFixture, client: EtcdClientName): void
         await rawClient().put(prefix + key).value(value).exec();
       },
     });
-  }, { paging: false });
+  });
 }
 
 describe('plain etcd', () => {
