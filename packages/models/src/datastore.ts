@@ -53,11 +53,50 @@ export interface BlockListOptions {
   readonly ipVersion?: IPVersion;
 }
 
+export interface BlockPageOptions extends BlockListOptions {
+  /** The `continue` token of the previous page; absent: the first page. */
+  readonly continue?: string;
+  /** At most this many blocks per page (a positive integer). */
+  readonly limit: number;
+}
+
+/** One page of a paged block listing; `continue` is absent on the last page. */
+export interface BlockPage {
+  readonly items: Versioned<AllocationBlock>[];
+  readonly continue?: string;
+}
+
+/**
+ * What a count of addresses needs of a block: its CIDR and the two ordinal arrays, without the
+ * attributes and sequence numbers whose lossless decoding is most of a block's read cost.
+ */
+export interface BlockOrdinals {
+  readonly cidr: string;
+  readonly allocations: readonly (number | null)[];
+  readonly unallocated: readonly number[];
+}
+
+/** One page of `listOrdinalsPage`; `continue` is absent on the last page. */
+export interface BlockOrdinalsPage {
+  readonly items: BlockOrdinals[];
+  readonly continue?: string;
+}
+
 /** Blocks, keyed by canonical CIDR. Every write is compare-and-swap on `revision`. */
 export interface BlockStore extends Watchable<AllocationBlock> {
   get(cidr: string): Promise<Versioned<AllocationBlock>>;
   /** Soft-deleted blocks are never returned. */
   list(options?: BlockListOptions): Promise<Versioned<AllocationBlock>[]>;
+  /**
+   * The live blocks in key order, one page at a time, so a reader of every block need not hold
+   * them all at once. Optional: a backend without it is read with `list`. Each page is read
+   * consistently; whether the pages together are one snapshot is the backend's (memory and SQLite:
+   * no, a block written between two pages is seen as it is when its page is read; etcd: yes, every
+   * page is read at the first page's revision). A `continue` token is opaque.
+   */
+  listPage?(options: BlockPageOptions): Promise<BlockPage>;
+  /** As `listPage` (same order, tokens and consistency), but only each block's `BlockOrdinals`. */
+  listOrdinalsPage?(options: BlockPageOptions): Promise<BlockOrdinalsPage>;
   create(block: AllocationBlock): Promise<Versioned<AllocationBlock>>;
   update(block: Versioned<AllocationBlock>): Promise<Versioned<AllocationBlock>>;
   /** Compare-and-delete on the block's revision (Kubernetes: soft delete, then delete by UID). */

@@ -6,7 +6,16 @@ import { allocationRecords, type AllocationRecord } from './allocation-record.js
 import { classifyAllocation, type Verdict } from './classify-allocation.js';
 import type { ClusterState, PodInfo } from './cluster-state.js';
 import { inUseOwners } from './in-use-owners.js';
-import { blockFindings, handleDriftFindings, handleFindings, unallocatedInUseFindings, type Finding } from './structural-findings.js';
+import { forEachBlock } from './for-each-block.js';
+import {
+  affinityKeySet,
+  affinityWithoutBlockFindings,
+  findingsOfBlock,
+  handleDriftFindings,
+  handleFindings,
+  unallocatedInUseFindings,
+  type Finding,
+} from './structural-findings.js';
 
 /** One allocation with its verdict, in report form (design/calico-callers.md#report-format plus our verdict). */
 export interface CheckedAllocation extends Verdict {
@@ -91,15 +100,21 @@ function checkedAllocation(record: AllocationRecord, verdict: Verdict, owners: s
  */
 export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {}, integrity: readonly Finding[] = []): Promise<CheckResult> {
   const ds = ctx.datastore;
-  const [blocks, pools, nodes, handles, affinities] = await Promise.all([
-    ds.blocks.list(),
-    ds.ipPools.list(),
-    ds.nodes.list(),
-    ds.handles.list(),
-    ds.affinities.list(),
-  ]);
-  const live = blocks.filter((b) => !b.deleted).sort((a, b) => compareCidrs(a.cidr, b.cidr));
-  const records = live.flatMap(allocationRecords);
+  const [pools, nodes, handles, affinities] = await Promise.all([ds.ipPools.list(), ds.nodes.list(), ds.handles.list(), ds.affinities.list()]);
+  // Blocks are read a page at a time and only what the report needs is kept of each (design/cli.md,
+  // "Reading at scale"); rows and findings are then put in the order a sorted listing gave them.
+  const affinityKeys = affinityKeySet(affinities);
+  const now = ctx.clock.now();
+  const blockCidrs = new Set<string>();
+  const perBlock: { cidr: string; records: AllocationRecord[]; findings: Finding[] }[] = [];
+  await forEachBlock(ds.blocks, (block) => {
+    blockCidrs.add(block.cidr);
+    const rows = allocationRecords(block);
+    const found = findingsOfBlock(block, affinityKeys, now);
+    if (rows.length > 0 || found.length > 0) perBlock.push({ cidr: block.cidr, records: rows, findings: found });
+  });
+  perBlock.sort((a, b) => compareCidrs(a.cidr, b.cidr));
+  const records = perBlock.flatMap((b) => b.records);
   const owners = inUseOwners(nodes, cluster);
 
   const perIP = new Map<string, number>();
@@ -128,7 +143,8 @@ export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {},
   const activePools = pools.filter((p) => p.disabled !== true);
   const findings = [
     ...integrity,
-    ...blockFindings(live, affinities, ctx.clock.now()),
+    ...perBlock.flatMap((b) => b.findings),
+    ...affinityWithoutBlockFindings(affinities, blockCidrs),
     ...handleCheck.findings,
     ...handleDriftFindings(handles, counted),
     ...unallocatedInUseFindings(owners, new Set(perIP.keys()), activePools.map((p) => p.cidr)),
@@ -139,7 +155,7 @@ export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {},
     datastoreKind: ds.kind,
     clusterFingerprint: clusterFingerprint(pools),
     counts: {
-      blocks: live.length,
+      blocks: blockCidrs.size,
       allocations: records.length,
       activePools: activePools.length,
       nodes: nodes.length,

@@ -25,26 +25,34 @@ export interface Finding {
 
 const affinityKey = (host: string, type: string, cidr: string): string => `${type}:${host}:${cidr}`;
 
-export function blockFindings(blocks: readonly AllocationBlock[], affinities: readonly BlockAffinity[], now: Date): Finding[] {
+/** The keys `findingsOfBlock` looks a block's affinity up in. */
+export function affinityKeySet(affinities: readonly BlockAffinity[]): ReadonlySet<string> {
+  return new Set(affinities.map((a) => affinityKey(a.host, a.type, a.cidr)));
+}
+
+/** One block's own findings: a short allocations array, an invalid block, a missing affinity. */
+export function findingsOfBlock(block: AllocationBlock, affinityKeys: ReadonlySet<string>, now: Date): Finding[] {
   const findings: Finding[] = [];
-  const affinityKeys = new Set(affinities.map((a) => affinityKey(a.host, a.type, a.cidr)));
-  const blockCidrs = new Set(blocks.map((b) => b.cidr));
-  for (const block of blocks) {
-    // A short allocations array is its own finding; the block checks below assume a full one.
-    const short = shortAllocationsProblem(block);
-    const problem = short === undefined ? blockProblem(block, now) : undefined;
-    if (short !== undefined) findings.push({ kind: 'short-allocations', subject: block.cidr, reason: short, problem: true });
-    if (problem !== undefined) findings.push({ kind: 'invalid-block', subject: block.cidr, reason: problem, problem: true });
-    const owner = block.affinity;
-    if (owner !== undefined && !affinityKeys.has(affinityKey(owner.host, owner.type, block.cidr))) {
-      findings.push({
-        kind: 'block-without-affinity',
-        subject: block.cidr,
-        reason: `block names ${owner.type}:${owner.host} but no such block affinity exists`,
-        problem: true,
-      });
-    }
+  // A short allocations array is its own finding; the block checks below assume a full one.
+  const short = shortAllocationsProblem(block);
+  const problem = short === undefined ? blockProblem(block, now) : undefined;
+  if (short !== undefined) findings.push({ kind: 'short-allocations', subject: block.cidr, reason: short, problem: true });
+  if (problem !== undefined) findings.push({ kind: 'invalid-block', subject: block.cidr, reason: problem, problem: true });
+  const owner = block.affinity;
+  if (owner !== undefined && !affinityKeys.has(affinityKey(owner.host, owner.type, block.cidr))) {
+    findings.push({
+      kind: 'block-without-affinity',
+      subject: block.cidr,
+      reason: `block names ${owner.type}:${owner.host} but no such block affinity exists`,
+      problem: true,
+    });
   }
+  return findings;
+}
+
+/** Affinities whose block does not exist (pending ones informational). */
+export function affinityWithoutBlockFindings(affinities: readonly BlockAffinity[], blockCidrs: ReadonlySet<string>): Finding[] {
+  const findings: Finding[] = [];
   for (const affinity of affinities) {
     if (blockCidrs.has(affinity.cidr)) continue;
     const pending = affinity.state === 'pending';

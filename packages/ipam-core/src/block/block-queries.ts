@@ -1,4 +1,4 @@
-import { IPInCooldownError, NotFoundError, type AllocationAttribute, type AllocationBlock, formatAddress } from '@ipamkit/models';
+import { IPInCooldownError, NotFoundError, type AllocationAttribute, type AllocationBlock, type BlockOrdinals, formatAddress } from '@ipamkit/models';
 import type { ReservationFilter } from '../reservations/reservation-filter.js';
 import { sanitizeHandle } from './block-state.js';
 import { WINDOWS_RESERVED_HANDLE } from './host-reserved-attr.js';
@@ -40,7 +40,7 @@ export function numReserved(block: AllocationBlock, reservations: ReservationFil
  * N − free: counts allocations, cooldown and host-reserved ordinals (the utilization InUse). For a
  * block with a short allocations array, the entries it does record.
  */
-export function inUseCount(block: AllocationBlock): number {
+export function inUseCount(block: BlockOrdinals): number {
   if (hasShortAllocations(block)) return block.allocations.filter((index) => index !== null).length;
   return block.allocations.length - block.unallocated.length;
 }

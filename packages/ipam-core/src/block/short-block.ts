@@ -7,7 +7,7 @@ import { blockRange } from './ordinals.js';
  * decoders keep such a block as stored; the core treats it as corrupt and never allocates from it
  * (design/ipam-core.md, "Blocks with a short allocations array").
  */
-export function hasShortAllocations(block: Pick<AllocationBlock, 'cidr' | 'allocations'>): boolean {
+export function hasShortAllocations(block: { readonly cidr: string; readonly allocations: readonly unknown[] }): boolean {
   return BigInt(block.allocations.length) < blockRange(block).size;
 }
 

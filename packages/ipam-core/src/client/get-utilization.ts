@@ -1,18 +1,24 @@
-import { computeUtilization } from '../utilization/compute-utilization.js';
+import { createUtilizationAccumulator } from '../utilization/utilization-accumulator.js';
+import { firstOrdinalsPage, visitOrdinalsPages } from './block-pages.js';
 import type { ClientDeps } from './client-deps.js';
 import type { PoolUtilization } from './client-types.js';
 
-/** GetUtilization (design/calico-ipam.md#getutilization): pools, reservations and blocks in one wave, arithmetic in utilization/. */
+/**
+ * GetUtilization (design/calico-ipam.md#getutilization): pools, reservations and the first page of blocks in one
+ * wave, then the blocks page by page into the fold of utilization/ (design/ipam-core.md,
+ * "Utilization at scale"): one page is held at a time, never every block.
+ */
 export async function getUtilization(deps: ClientDeps, args: { pools?: string[] } = {}): Promise<PoolUtilization[]> {
-  const [pools, reservations, blocks] = await Promise.all([
+  const [pools, reservations, first] = await Promise.all([
     deps.ds.ipPools.list(),
     deps.ds.ipReservations.list(),
-    deps.ds.blocks.list(),
+    firstOrdinalsPage(deps.ds.blocks),
   ]);
-  return computeUtilization({
+  const accumulator = createUtilizationAccumulator({
     pools: [...pools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-    blocks: blocks.filter((b) => !b.deleted),
     reservations,
     ...(args.pools === undefined ? {} : { poolsFilter: args.pools }),
   });
+  await visitOrdinalsPages(deps.ds.blocks, first, (block) => accumulator.add(block));
+  return accumulator.result();
 }

@@ -67,21 +67,53 @@ export function intersectRanges(a: RangeSet, b: RangeSet): RangeSet {
   return out;
 }
 
-/** a \ b, both normalized. */
+/**
+ * a \ b, both normalized: one pass over each (two pointers), so subtracting a large set (a pool's
+ * 100,000 blocks) stays linear (design/ipam-core.md, "Utilization at scale").
+ */
 export function subtractRanges(a: RangeSet, b: RangeSet): RangeSet {
   const out: AddressRange[] = [];
+  let j = 0;
   for (const x of a) {
+    // b is sorted and disjoint: a range of b that ends before x starts cannot touch a later x either.
+    while (j < b.length && isBefore(b[j], x.version, x.start)) j += 1;
     let cursor = x.start;
-    for (const y of b) {
-      if (y.version !== x.version || y.end <= cursor) continue;
-      if (y.start >= x.end) break;
+    for (let k = j; k < b.length; k += 1) {
+      const y = b[k];
+      if (y === undefined || y.version !== x.version || y.start >= x.end) break;
       if (y.start > cursor) out.push({ version: x.version, start: cursor, end: y.start });
-      cursor = y.end;
+      if (y.end > cursor) cursor = y.end;
       if (cursor >= x.end) break;
     }
     if (cursor < x.end) out.push({ version: x.version, start: cursor, end: x.end });
   }
   return out;
+}
+
+/** `r` lies wholly before address `start` of `version` in (version, start) order. */
+function isBefore(r: AddressRange | undefined, version: AddressFamily, start: bigint): boolean {
+  return r !== undefined && (r.version < version || (r.version === version && r.end <= start));
+}
+
+/**
+ * |[start, end) ∩ set| for a normalized set: a binary search for the first range that can
+ * overlap, then the overlapping ranges only. O(log n + k).
+ */
+export function overlapSize(set: RangeSet, version: AddressFamily, start: bigint, end: bigint): bigint {
+  let lo = 0;
+  let hi = set.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (isBefore(set[mid], version, start)) lo = mid + 1;
+    else hi = mid;
+  }
+  let total = 0n;
+  for (let i = lo; i < set.length; i += 1) {
+    const r = set[i];
+    if (r === undefined || r.version !== version || r.start >= end) break;
+    total += (r.end < end ? r.end : end) - (r.start > start ? r.start : start);
+  }
+  return total;
 }
 
 /** Number of addresses in a normalized set. */

@@ -3,6 +3,7 @@ import type {
   AffinityStore,
   AllocationBlock,
   BlockAffinity,
+  BlockPageOptions,
   BlockStore,
   HandleStore,
   IPAMConfig,
@@ -11,6 +12,8 @@ import type {
   ResourceStore,
   Versioned,
 } from '@ipamkit/models';
+import { pageLimit } from '../page-limit.js';
+import { blockOrdinalsOf } from './block-ordinals.js';
 import { createRow, deleteRow, getLive, listLive, stacklessNotFoundError, updateRow } from './cas-ops.js';
 import { affinityRowKey, type KindName, type RowFilter } from './kinds.js';
 import type { EngineRunner } from './engine-runner.js';
@@ -74,11 +77,26 @@ export function resourceStore<T extends { name: string }>(runner: EngineRunner, 
   };
 }
 
+/** One page of live blocks after `options.continue`, each row read by `read`. */
+async function blockPage<I>(runner: EngineRunner, options: BlockPageOptions, read: (row: StoredRow) => I): Promise<{ items: I[]; continue?: string }> {
+  const limit = pageLimit(options.limit);
+  const filter = options.ipVersion === undefined ? {} : { ipVersion: options.ipVersion };
+  return await runner.read(() => {
+    const rows = runner.engine.listRowsPage('block', filter, options.continue, limit);
+    const items = rows.map(read);
+    const last = rows.at(-1);
+    return rows.length < limit || last === undefined ? { items } : { items, continue: last.key };
+  });
+}
+
 export function blockStore(runner: EngineRunner): BlockStore {
   const s = kindStore<AllocationBlock>(runner, 'block');
   return {
     ...s,
     list: (options = {}) => s.list(options.ipVersion === undefined ? {} : { ipVersion: options.ipVersion }),
+    // The continue token is the last key of the page: the next page starts after it (design/ipam-datastore.md, "Paged block reads").
+    listPage: (options) => blockPage(runner, options, (r) => versioned<AllocationBlock>(r)),
+    listOrdinalsPage: (options) => blockPage(runner, options, (r) => blockOrdinalsOf(r.key, r.peek?.() ?? r.value)),
     delete: (block) => s.deleteKey(block.cidr, block.revision),
   };
 }

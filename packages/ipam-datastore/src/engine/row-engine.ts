@@ -11,6 +11,12 @@ export interface StoredRow {
    * it in a column); absent, it is computed from `value`. Lets a CAS check skip the decode.
    */
   readonly softDeleted?: boolean;
+  /**
+   * The value for reading a few plain fields, without a private copy or a lossless decode: memory
+   * hands out the stored object (never to be changed or kept), SQLite a native `JSON.parse` of the
+   * row (integers past 2^53, such as sequence numbers, may be rounded). Absent: use `value`.
+   */
+  peek?(): Readonly<Record<string, unknown>>;
 }
 
 /** One entry of the change log that watches replay. */
@@ -43,6 +49,8 @@ export interface RowEngine {
   getRow(kind: KindName, key: string): StoredRow | undefined;
   /** Live (not soft-deleted) rows matching `filter`, in key order. */
   listRows(kind: KindName, filter: RowFilter): StoredRow[];
+  /** Live rows matching `filter` whose key is after `after` (all when absent), in key order, at most `limit`. */
+  listRowsPage(kind: KindName, filter: RowFilter, after: string | undefined, limit: number): StoredRow[];
   /**
    * Stores `row`. `owned`: the engine holds the only reference to `row.value` (a transaction's
    * buffered write), so an engine may keep it without copying.

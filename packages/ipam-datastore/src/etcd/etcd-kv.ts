@@ -118,9 +118,10 @@ export class EtcdKv {
   }
 
   /** Every key in [start, end) — or with prefix `start` when `end` is absent — at one revision. */
-  async range(start: string, end?: string, atRevision?: string): Promise<{ kvs: RawKv[]; revision: string }> {
+  async range(start: string, end?: string, atRevision?: string, limit?: number): Promise<{ kvs: RawKv[]; revision: string }> {
     return this.request(start, async () => {
-      const res = await this.wire.range(this.rawRange({ kind: 'range', start, ...(end === undefined ? {} : { end }) }, atRevision));
+      const range = this.rawRange({ kind: 'range', start, ...(end === undefined ? {} : { end }) }, atRevision);
+      const res = await this.wire.range(limit === undefined ? range : { ...range, limit });
       return { kvs: res.kvs.map((kv) => this.toRaw(kv)), revision: res.revision };
     });
   }

@@ -1,8 +1,21 @@
-import { AlreadyExistsError, ConflictError, NotFoundError, type Versioned, type WatchEvent, type WatchOptions } from '@ipamkit/models';
+import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError, type Versioned, type WatchEvent, type WatchOptions } from '@ipamkit/models';
 import { checkRevision, type EtcdKv, type RawKv, type TxnCompare } from './etcd-kv.js';
 import type { EtcdKind, KeyRange } from './etcd-layout.js';
 import { watchRange } from './etcd-watch.js';
 import { withoutStack } from '../without-stack.js';
+
+/** A `continue` token: `<revision>:<last key>`. */
+function parsePageToken(token: string): { revision: string; key: string } {
+  const colon = token.indexOf(':');
+  const revision = token.slice(0, colon);
+  if (colon < 1 || !/^[0-9]+$/.test(revision)) throw new ValidationError('not a continue token of this datastore');
+  return { revision, key: token.slice(colon + 1) };
+}
+
+/** The end of the range of keys starting with `prefix` (ASCII): its last character plus one. */
+function prefixEndText(prefix: string): string {
+  return `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
+}
 
 /** Attempts to replace a soft-deleted row on create before giving up with a conflict. */
 const CREATE_OVER_SOFT_DELETED_ATTEMPTS = 3;
@@ -37,7 +50,8 @@ export class EtcdStore<T, Id> {
     readonly kind: EtcdKind<T, Id>,
   ) {}
 
-  private versioned(raw: RawKv): Versioned<T> | undefined {
+  /** The live value a raw key holds, undefined for a soft-deleted or foreign one. */
+  versioned(raw: RawKv): Versioned<T> | undefined {
     const value = this.kv.memo.decode(raw.key, raw.modRevision, () => this.kind.decode(raw.key, raw.value));
     if (value === undefined || this.kind.softDeleted(value)) return undefined;
     return { ...value, revision: raw.modRevision };
@@ -63,6 +77,25 @@ export class EtcdStore<T, Id> {
       if (v !== undefined && keep(v)) items.push(v);
     }
     return { items, revision: head.revision };
+  }
+
+  /**
+   * One page of `range` in key order: the keys after the token's, read at the token's revision (the
+   * first page's), so the pages together are one snapshot. `read` turns a raw key into an item, or
+   * undefined to leave it out (design/ipam-datastore.md, "Paged block reads").
+   */
+  async page<I>(range: KeyRange, limit: number, token: string | undefined, read: (raw: RawKv) => I | undefined): Promise<{ items: I[]; continue?: string }> {
+    const after = token === undefined ? undefined : parsePageToken(token);
+    const end = range.end ?? prefixEndText(range.start);
+    const res = await this.kv.range(after === undefined ? range.start : `${after.key}\u0000`, end, after?.revision, limit);
+    const items: I[] = [];
+    for (const raw of res.kvs) {
+      const item = read(raw);
+      if (item !== undefined) items.push(item);
+    }
+    const last = res.kvs.at(-1);
+    if (res.kvs.length < limit || last === undefined) return { items };
+    return { items, continue: `${after?.revision ?? res.revision}:${last.key}` };
   }
 
   async list(ranges: readonly KeyRange[], keep?: (v: T) => boolean): Promise<Versioned<T>[]> {

@@ -1,5 +1,22 @@
-import type { AffinityStore, BlockStore, HandleStore, IpamConfigStore, Namespace, Node, IPPool, IPReservation, ResourceStore } from '@ipamkit/models';
-import type { EtcdKv } from './etcd-kv.js';
+import {
+  CodecError,
+  canonicalCidr,
+  type AffinityStore,
+  type AllocationBlock,
+  type BlockOrdinals,
+  type BlockPageOptions,
+  type BlockStore,
+  type HandleStore,
+  type IpamConfigStore,
+  type Namespace,
+  type Node,
+  type IPPool,
+  type IPReservation,
+  type ResourceStore,
+} from '@ipamkit/models';
+import { blockOrdinalsOf } from '../engine/block-ordinals.js';
+import { pageLimit } from '../page-limit.js';
+import type { EtcdKv, RawKv } from './etcd-kv.js';
 import {
   ALL_AFFINITIES,
   HANDLE_PREFIX,
@@ -47,6 +64,36 @@ function resourceStore<T extends { name: string }>(kv: EtcdKv, kind: EtcdKind<T,
   };
 }
 
+/** One page of the blocks `options` select (one key range per IP version or for both). */
+async function blockPage<I>(
+  store: EtcdStore<AllocationBlock, string>,
+  options: BlockPageOptions,
+  read: (raw: RawKv) => I | undefined,
+): Promise<{ items: I[]; continue?: string }> {
+  const [range] = blockRanges(options.ipVersion);
+  if (range === undefined) return { items: [] };
+  return await store.page(range, pageLimit(options.limit), options.continue, read);
+}
+
+/**
+ * A block's ordinals from Calico's JSON with the native parser: the lossless one is for the
+ * sequence numbers, which this read leaves out. A soft-deleted block is left out; a value that is
+ * not a block is a CodecError naming the key.
+ */
+function etcdBlockOrdinals(raw: RawKv): BlockOrdinals | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.value);
+  } catch {
+    throw new CodecError(`block ${raw.key}: stored value is not JSON`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CodecError(`block ${raw.key}: stored value is not an object`);
+  const fields = value as Record<string, unknown>;
+  if (fields.deleted === true) return undefined;
+  const ordinals = blockOrdinalsOf(raw.key, fields);
+  return { ...ordinals, cidr: canonicalCidr(ordinals.cidr) };
+}
+
 /** Every store of the Datastore interface over one key-value view (live, or a snapshot). */
 export function etcdStores(kv: EtcdKv): EtcdStores {
   const blockStore = new EtcdStore(kv, blockKind);
@@ -54,6 +101,8 @@ export function etcdStores(kv: EtcdKv): EtcdStores {
   const blocks: BlockStore = {
     get: (cidr) => blockStore.get(cidr),
     list: (options = {}) => blockStore.list(blockRanges(options.ipVersion)),
+    listPage: (options) => blockPage(blockStore, options, (raw) => blockStore.versioned(raw)),
+    listOrdinalsPage: (options) => blockPage(blockStore, options, etcdBlockOrdinals),
     create: (block) => blockStore.create(block),
     update: (block) => blockStore.update(block),
     delete: (block) => blockStore.delete(block.cidr, block.revision),

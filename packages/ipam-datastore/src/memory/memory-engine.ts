@@ -34,6 +34,10 @@ class MemoryRow implements StoredRow {
     this.copied ??= copyValue(this.stored.value);
     return this.copied;
   }
+
+  peek(): Readonly<Record<string, unknown>> {
+    return this.stored.value;
+  }
 }
 
 /**
@@ -48,6 +52,8 @@ export class MemoryEngine implements RowEngine {
   private compacted = 0n;
   private undo: (() => void)[] | undefined;
   private readonly listeners = new Set<() => void>();
+  /** Each kind's keys in order, built on the first paged read and dropped when a key comes or goes. */
+  private readonly sortedKeys = new Map<KindName, string[]>();
   /** The value `putRow` just stored, so that the change-log entry written next shares the copy. */
   private lastPut: { readonly source: Record<string, unknown>; readonly stored: Record<string, unknown> } | undefined;
 
@@ -89,6 +95,7 @@ export class MemoryEngine implements RowEngine {
     const steps = this.undo ?? [];
     this.undo = undefined;
     for (const step of steps.reverse()) step();
+    this.sortedKeys.clear();
   }
 
   getRow(kind: KindName, key: string): StoredRow | undefined {
@@ -104,9 +111,38 @@ export class MemoryEngine implements RowEngine {
       .map((r) => new MemoryRow(r, false));
   }
 
+  listRowsPage(kind: KindName, filter: RowFilter, after: string | undefined, limit: number): StoredRow[] {
+    const spec = KINDS[kind];
+    const t = this.table(kind);
+    const keys = this.keysInOrder(kind);
+    let lo = 0;
+    let hi = keys.length;
+    while (after !== undefined && lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((keys[mid] ?? '') <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: StoredRow[] = [];
+    for (let i = lo; i < keys.length && out.length < limit; i += 1) {
+      const r = t.get(keys[i] ?? '');
+      if (r !== undefined && !isSoftDeleted(kind, r.value) && matchesFilter(spec.indexOf(r.value), filter)) out.push(new MemoryRow(r, false));
+    }
+    return out;
+  }
+
+  private keysInOrder(kind: KindName): string[] {
+    let keys = this.sortedKeys.get(kind);
+    if (keys === undefined) {
+      keys = [...this.table(kind).keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      this.sortedKeys.set(kind, keys);
+    }
+    return keys;
+  }
+
   putRow(kind: KindName, row: StoredRow): void {
     const t = this.table(kind);
     const before = t.get(row.key);
+    if (before === undefined) this.sortedKeys.delete(kind);
     this.record(() => (before === undefined ? t.delete(row.key) : t.set(row.key, before)));
     const stored = copy(row);
     this.lastPut = { source: row.value, stored: stored.value };
@@ -117,6 +153,7 @@ export class MemoryEngine implements RowEngine {
     const t = this.table(kind);
     const before = t.get(key);
     if (before === undefined) return;
+    this.sortedKeys.delete(kind);
     this.record(() => t.set(key, before));
     t.delete(key);
   }

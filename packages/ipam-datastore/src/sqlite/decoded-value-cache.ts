@@ -31,6 +31,13 @@ export class DecodedValueCache {
     return value;
   }
 
+  /** As `decode`, but a miss is not stored: a scan of every row must not evict the rows in use. */
+  decodeWithoutStoring(kind: KindName, key: string, text: string): Record<string, unknown> {
+    const hit = this.entries.get(`${kind}\u0000${key}`);
+    if (hit?.text === text) return copyValue(hit.value);
+    return decodeValue(kind, text);
+  }
+
   /**
    * Records that `text` decodes to `value`. The caller must pass a private copy equal to
    * `decodeValue(kind, text)` (see decodedCopy) and not keep it.

@@ -47,6 +47,8 @@ class SqliteRow implements StoredRow {
     private readonly kind: KindName,
     private readonly row: ObjectRow,
     private readonly cache: DecodedValueCache,
+    /** False for rows of a paged scan, which must not flood the cache. */
+    private readonly store = true,
   ) {}
 
   get key(): string {
@@ -62,8 +64,15 @@ class SqliteRow implements StoredRow {
   }
 
   get value(): Record<string, unknown> {
-    this.decoded ??= this.cache.decode(this.kind, this.row.key, this.row.value);
+    this.decoded ??= this.store
+      ? this.cache.decode(this.kind, this.row.key, this.row.value)
+      : this.cache.decodeWithoutStoring(this.kind, this.row.key, this.row.value);
     return this.decoded;
+  }
+
+  peek(): Readonly<Record<string, unknown>> {
+    // Stored text is plain JSON (stringifyWireJson); only big integers need the lossless parser.
+    return JSON.parse(this.row.value) as Record<string, unknown>;
   }
 }
 
@@ -226,6 +235,30 @@ export class SqliteEngine implements RowEngine {
       cache.set(shape, stmt);
     }
     return stmt.all(...params).map((r) => new SqliteRow(kind, r, this.decoded));
+  }
+
+  listRowsPage(kind: KindName, filter: RowFilter, after: string | undefined, limit: number): StoredRow[] {
+    const params: unknown[] = [];
+    let shape = '';
+    for (const [column, value] of [['host', filter.host], ['type', filter.type], ['ip_version', filter.ipVersion]] as const) {
+      if (value === undefined) continue;
+      shape += ` AND ${column} = ?`;
+      params.push(value);
+    }
+    if (after !== undefined) {
+      shape += ' AND key > ?';
+      params.push(after);
+    }
+    params.push(limit);
+    const cache = this.kind(kind).list;
+    const id = `page:${shape}`;
+    let stmt = cache.get(id);
+    if (stmt === undefined) {
+      // The primary key's index serves `key > ? ORDER BY key LIMIT ?`: each page is a range scan.
+      stmt = this.db.prepare<unknown[], ObjectRow>(`SELECT key, revision, deleted, value FROM ${TABLES[kind]} WHERE deleted = 0${shape} ORDER BY key LIMIT ?`);
+      cache.set(id, stmt);
+    }
+    return stmt.all(...params).map((r) => new SqliteRow(kind, r, this.decoded, false));
   }
 
   putRow(kind: KindName, row: StoredRow, owned = false): void {

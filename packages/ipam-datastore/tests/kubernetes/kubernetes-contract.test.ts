@@ -18,7 +18,7 @@ runDatastoreContract(
       },
     };
   },
-  { transact: false, watchTimeoutMs: 20_000 },
+  { transact: false, paging: false, watchTimeoutMs: 20_000 },
 );
 
 runDatastoreContract(
@@ -34,5 +34,5 @@ runDatastoreContract(
       },
     };
   },
-  { transact: false, watchTimeoutMs: 20_000 },
+  { transact: false, paging: false, watchTimeoutMs: 20_000 },
 );

@@ -27,6 +27,11 @@ export interface ContractOptions {
    * declaration, and runs the transaction tests only when it is true.
    */
   readonly transact?: boolean;
+  /**
+   * Whether the backend offers `blocks.listPage` and `blocks.listOrdinalsPage` (default true). The
+   * suite checks the declaration, and runs the paging tests only when it is true.
+   */
+  readonly paging?: boolean;
   /** Per-test timeout in ms for the watch tests (default 30 000). */
   readonly watchTimeoutMs?: number;
 }

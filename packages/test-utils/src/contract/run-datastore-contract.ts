@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Datastore } from '@ipamkit/models';
 import { affinityStoreContract } from './affinity-store-contract.js';
+import { blockPageContract } from './block-page-contract.js';
 import { blockStoreContract } from './block-store-contract.js';
 import type { ContractBackend, ContractOptions, ContractSetup } from './contract-backend.js';
 import { sampleAffinity } from './contract-fixtures.js';
@@ -36,6 +37,7 @@ export function runDatastoreContract(name: string, setup: ContractSetup, options
 
     resourceStoreContract(ds);
     blockStoreContract(ds);
+    blockPageContract(current, options.paging ?? true);
     affinityStoreContract(ds);
     handleStoreContract(ds);
     ipamConfigContract(ds);

@@ -18,6 +18,8 @@ export interface WireRange {
   readonly key: Buffer;
   readonly end?: Buffer;
   readonly revision?: string;
+  /** At most this many keys, the first in key order (absent: all). */
+  readonly limit?: number;
 }
 
 /** A transaction compare: `target` revision of `key` (or of every key in [key, end)) is `result` to `revision`. */

@@ -15,7 +15,12 @@ export function fromGrpcKv(kv: IKeyValue): WireKv {
 }
 
 function grpcRange(r: WireRange): IRangeRequest {
-  return { key: r.key, ...(r.end === undefined ? {} : { range_end: r.end }), ...(r.revision === undefined ? {} : { revision: r.revision }) };
+  return {
+    key: r.key,
+    ...(r.end === undefined ? {} : { range_end: r.end }),
+    ...(r.revision === undefined ? {} : { revision: r.revision }),
+    ...(r.limit === undefined ? {} : { limit: r.limit }),
+  };
 }
 
 function grpcCompare(c: WireCompare): ICompare {

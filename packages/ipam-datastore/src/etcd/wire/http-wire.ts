@@ -42,7 +42,12 @@ export function fromJsonKv(kv: JsonKv): WireKv {
 export const revisionOf = (res: JsonHeader): string => res.header?.revision ?? '0';
 
 function jsonRange(r: WireRange): object {
-  return { key: b64(r.key), ...(r.end === undefined ? {} : { range_end: b64(r.end) }), ...(r.revision === undefined ? {} : { revision: r.revision }) };
+  return {
+    key: b64(r.key),
+    ...(r.end === undefined ? {} : { range_end: b64(r.end) }),
+    ...(r.revision === undefined ? {} : { revision: r.revision }),
+    ...(r.limit === undefined ? {} : { limit: String(r.limit) }),
+  };
 }
 
 function jsonCompare(c: WireCompare): object {

@@ -97,5 +97,5 @@ runDatastoreContract(
       },
     };
   },
-  { transact: false, watchTimeoutMs: 60_000 },
+  { transact: false, paging: false, watchTimeoutMs: 60_000 },
 );
