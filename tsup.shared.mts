@@ -2,7 +2,8 @@ import type { Options } from 'tsup';
 
 // The build settings every package shares; each tsup.config.ts says only what is its own.
 
-const common = { sourcemap: true, target: 'node20', platform: 'node' } satisfies Options;
+// `node:` stays on built-in imports: without it vitest takes `timers/promises` for a path.
+const common = { sourcemap: true, target: 'node20', platform: 'node', removeNodeProtocol: false } satisfies Options;
 
 /**
  * The published library: ESM + CJS + type declarations from `src/index.ts` (override `entry` for

@@ -32,3 +32,6 @@ export * from './net/index.js';
 export * from './selector/index.js';
 export * from './validation/index.js';
 export * from './handles/index.js';
+export { type Backoff, backoffDelay } from './retry/backoff.js';
+export { retry, type RetryPolicy } from './retry/retry.js';
+export { sleep } from './retry/sleep.js';

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
+import { backoffDelay } from '@ipamkit/models';
 import { echoInput } from '../config/input-limits.js';
 import { CNI_CODES, CniError, NetworkConfigError } from '../errors.js';
 import { CallDeadline, DEFAULT_TIMEOUT_SECONDS, sleepWithin } from './call-deadline.js';
@@ -12,8 +13,8 @@ export const DEFAULT_LOCK_FILE = process.platform === 'win32' ? 'c:\\CalicoWindo
 export type Unlock = () => void;
 
 const WHAT = 'ipam_lock_file';
-const FIRST_BACKOFF_MS = 2;
-const MAX_BACKOFF_MS = 100;
+/** Waits of 1–3 ms first, doubling, up to 50–150 ms: 2 ms doubling to 100 ms, ±50 % at random. */
+const LOCK_BACKOFF = { baseMs: 3, capMs: 150, jitter: 2 / 3 };
 
 function errCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined;
@@ -168,8 +169,7 @@ export async function acquireIpamLock(args: { path: string; log: Logger; deadlin
 
 async function waitForLock(args: { address: string; resolved: string; log: Logger; deadline: CallDeadline; random: () => number; waitingFor: string }): Promise<Unlock> {
   const { address, deadline, random, waitingFor } = args;
-  let backoff = FIRST_BACKOFF_MS;
-  for (;;) {
+  for (let round = 0; ; round += 1) {
     let held: HeldLock | undefined;
     try {
       held = await tryListen(address);
@@ -192,7 +192,6 @@ async function waitForLock(args: { address: string; resolved: string; log: Logge
       };
     }
     // Wait for the holder to let go; the backoff only bounds each wait (a holder that never accepts).
-    if (!(await pause(address, deadline, backoff * (0.5 + random()), holderReleased))) throw deadline.expired(waitingFor);
-    backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+    if (!(await pause(address, deadline, backoffDelay(LOCK_BACKOFF, round, random), holderReleased))) throw deadline.expired(waitingFor);
   }
 }

@@ -1,5 +1,5 @@
 import { ApiException, CoordinationV1Api, type KubeConfig, V1Lease, V1LeaseSpec, V1MicroTime, V1ObjectMeta } from '@kubernetes/client-node';
-import { sleep } from '../backoff.js';
+import { sleep } from '@ipamkit/models';
 import type { LeaderElector } from '../runner/leader-elector.js';
 
 export interface LeaseLeaderElectorOptions {
