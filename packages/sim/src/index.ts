@@ -21,7 +21,6 @@ export {
   type IpamSnapshot,
 } from './checks/accounting-checks.js';
 export { SequenceTracker } from './checks/sequence-tracker.js';
-export { countingDatastore, RoundTripCounter } from './datastore/counting-datastore.js';
 export { startLocalEtcd, type LocalEtcd } from './datastore/local-etcd.js';
 export { main, USAGE } from './cli/main.js';
 export { InvariantViolationError, SimConfigError, SimStepError } from './errors.js';
