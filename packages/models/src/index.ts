@@ -35,3 +35,4 @@ export * from './handles/index.js';
 export { type Backoff, backoffDelay } from './retry/backoff.js';
 export { retry, type RetryPolicy } from './retry/retry.js';
 export { sleep } from './retry/sleep.js';
+export { jsonLineLogger, type LogFields, type Logger, silentLogger } from './logger.js';

@@ -27,7 +27,7 @@ export { ReconcileScheduler } from './reconcile-scheduler.js';
 export { TriggerFilter } from './trigger-filter.js';
 export { startTunnelAllocDaemon, type DaemonOptions, type TunnelAllocDaemon } from './tunnel-alloc-daemon.js';
 export { runTunnelAllocCli, envFlag, type CliIO } from './run-cli.js';
-export { silentLogger, jsonLineLogger, type TunnelLogger } from './logger.js';
+export { silentLogger, jsonLineLogger, type Logger } from '@ipamkit/models';
 export {
   NodeNameMissingError,
   PoolCidrError,

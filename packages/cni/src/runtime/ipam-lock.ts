@@ -5,7 +5,7 @@ import { backoffDelay } from '@ipamkit/models';
 import { echoInput } from '../config/input-limits.js';
 import { CNI_CODES, CniError, NetworkConfigError } from '../errors.js';
 import { CallDeadline, DEFAULT_TIMEOUT_SECONDS, sleepWithin } from './call-deadline.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '@ipamkit/models';
 import { ensureDirectory, FILE_MODE, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
 export const DEFAULT_LOCK_FILE = process.platform === 'win32' ? 'c:\\CalicoWindows\\ipam.lock' : '/var/run/calico/ipam.lock';
