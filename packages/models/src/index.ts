@@ -36,3 +36,4 @@ export { type Backoff, backoffDelay } from './retry/backoff.js';
 export { retry, type RetryPolicy } from './retry/retry.js';
 export { sleep } from './retry/sleep.js';
 export { jsonLineLogger, type LogFields, type Logger, silentLogger } from './logger.js';
+export { type Clock, systemClock } from './clock.js';

@@ -1,3 +1,5 @@
+import { type Clock, systemClock } from './clock.js';
+
 /** Structured fields of one log line. */
 export type LogFields = Record<string, unknown>;
 
@@ -19,10 +21,10 @@ const bigintAsString = (_key: string, value: unknown): unknown => (typeof value 
  * `verbose`. `redact` rewrites each line before it is written: bins pass the datastore's secret
  * redaction, since fields carry raw client errors.
  */
-export function jsonLineLogger(options: { write: (line: string) => void; verbose?: boolean; redact?: (line: string) => string; clock?: () => Date }): Logger {
-  const { write, redact = (line) => line, clock = () => new Date() } = options;
+export function jsonLineLogger(options: { write: (line: string) => void; verbose?: boolean; redact?: (line: string) => string; clock?: Clock }): Logger {
+  const { write, redact = (line) => line, clock = systemClock } = options;
   const emit = (level: string, message: string, fields?: LogFields): void => {
-    write(`${redact(JSON.stringify({ time: clock().toISOString(), level, msg: message, ...fields }, bigintAsString))}\n`);
+    write(`${redact(JSON.stringify({ time: clock.now().toISOString(), level, msg: message, ...fields }, bigintAsString))}\n`);
   };
   return {
     debug: (m, f) => {

@@ -5,7 +5,7 @@ const at = new Date('2026-01-02T03:04:05.000Z');
 
 function capture(options: { verbose?: boolean; redact?: (line: string) => string } = {}) {
   const lines: string[] = [];
-  const log = jsonLineLogger({ write: (line) => lines.push(line), clock: () => at, ...options });
+  const log = jsonLineLogger({ write: (line) => lines.push(line), clock: { now: () => at }, ...options });
   return { lines, log };
 }
 

@@ -2,6 +2,7 @@ import type {
   AffinityType,
   AllocationAttribute,
   AllocationBlock,
+  Clock,
   Datastore,
   IntendedUse,
   IPAMConfig,
@@ -15,10 +16,8 @@ import type {
 } from '../block/index.js';
 import type { BlockUtilization, PoolUtilization } from '../utilization/compute-utilization.js';
 
-/** Injected time source; tests pass a fake to drive cooldowns and reclaim ages. */
-export interface Clock {
-  now(): Date;
-}
+/** Injected time source (models' `Clock`); tests pass a fake to drive cooldowns and reclaim ages. */
+export type { Clock } from '@ipamkit/models';
 
 export interface AutoAssignArgs {
   num4?: number;
