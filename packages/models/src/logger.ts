@@ -22,7 +22,8 @@ const bigintAsString = (_key: string, value: unknown): unknown => (typeof value 
  * redaction, since fields carry raw client errors.
  */
 export function jsonLineLogger(options: { write: (line: string) => void; verbose?: boolean; redact?: (line: string) => string; clock?: Clock }): Logger {
-  const { write, redact = (line) => line, clock = systemClock } = options;
+  const { write, clock = systemClock } = options;
+  const redact = options.redact ?? ((line: string): string => line);
   const emit = (level: string, message: string, fields?: LogFields): void => {
     write(`${redact(JSON.stringify({ time: clock.now().toISOString(), level, msg: message, ...fields }, bigintAsString))}\n`);
   };
