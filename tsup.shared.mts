@@ -1,8 +1,17 @@
+import { readFileSync } from 'node:fs';
 import type { Options } from 'tsup';
 
 // The build settings every package shares; each tsup.config.ts says only what is its own.
 
-const common = { sourcemap: true, target: 'node20', platform: 'node' } satisfies Options;
+/**
+ * The building package's version (tsup runs in its directory), compiled in as `__PACKAGE_VERSION__`
+ * so no source repeats package.json's version; vitest.shared.mts defines the same for the tests.
+ */
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+export const packageVersionDefine = { __PACKAGE_VERSION__: JSON.stringify(version) };
+
+// `node:` stays on built-in imports: without it vitest takes `timers/promises` for a path.
+const common = { sourcemap: true, target: 'node20', platform: 'node', removeNodeProtocol: false, define: packageVersionDefine } satisfies Options;
 
 /**
  * The published library: ESM + CJS + type declarations from `src/index.ts` (override `entry` for

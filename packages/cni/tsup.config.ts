@@ -1,11 +1,8 @@
 import * as nodeCrypto from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { binBuild, libraryBuild } from '../../tsup.shared.mts';
 
-const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-const define = { __CALICO_IPAM_VERSION__: JSON.stringify(version) };
 
 /** The module that stands in for a client left out of the executable: a clear error, or a require from node_modules. */
 function unbundledClient(name: string): string {
@@ -84,7 +81,6 @@ export default defineConfig([
       splitting: false,
       sourcemap: false,
       minify: true,
-      define,
       // Keep `node:` specifiers, so that lazyCrypto sees `node:crypto` too.
       removeNodeProtocol: false,
       esbuildPlugins: [lazyCrypto],
@@ -107,7 +103,6 @@ export default defineConfig([
       splitting: false,
       sourcemap: false,
       minify: true,
-      define,
       removeNodeProtocol: false,
       esbuildPlugins: [notInsideTheExecutable, lazyCrypto],
       esbuildOptions(options) {

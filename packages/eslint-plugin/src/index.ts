@@ -31,7 +31,9 @@ export const rules = {
 } satisfies Record<string, TSESLint.RuleModule<string, unknown[]>>;
 
 const PLUGIN_NAME = '@ipamkit/eslint-plugin';
-const PLUGIN_VERSION = '0.1.0';
+/** Put in from package.json by the build (tsup.shared.mts) and the tests (vitest.shared.mts). */
+declare const __PACKAGE_VERSION__: string;
+const PLUGIN_VERSION = __PACKAGE_VERSION__;
 
 /** The plugin object for `plugins: { ipamkit: plugin }` in a flat config. */
 export const plugin = {

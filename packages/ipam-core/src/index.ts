@@ -42,6 +42,8 @@ export {
   type IpamClient,
   type ReleaseOptions,
 } from './client/client-types.js';
+// The request-counting wrapper the simulator reports round trips with (design/ipam-core.md).
+export { type CountingDatastore, type CountingDatastoreOptions, countingDatastore, type RoundTripCounts } from './client/counting-datastore.js';
 export { createIpamClient, systemClock } from './client/create-ipam-client.js';
 export {
   type PartialAutoAssign,

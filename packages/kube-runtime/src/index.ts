@@ -3,7 +3,7 @@
 export { type Logger, silentLogger, stderrLogger } from './logger.js';
 export { startMetricsServer, type MetricsServer, type MetricsServerOptions } from './metrics/metrics-server.js';
 export { registerProcessMetrics } from './metrics/process-metrics.js';
-export { Backoff, type BackoffOptions, sleep, untilAborted, withTimeout } from './backoff.js';
+export { untilAborted, withTimeout } from './until-aborted.js';
 export { parseDuration } from './duration.js';
 export { ControllerConfigError } from './errors.js';
 export type { LeaderElector } from './runner/leader-elector.js';

@@ -29,9 +29,9 @@ describe('LeaseLeaderElector', () => {
   it('takes over only a lease duration after it last saw the lease change, on its own clock', async () => {
     kube = await startKube();
     let nowMs = Date.UTC(2026, 7, 22, 12, 0, 0);
-    const now = () => nowMs;
-    const a = elector(kube, 'a', { leaseDurationMs: 15_000, now });
-    const b = elector(kube, 'b', { leaseDurationMs: 15_000, now });
+    const clock = { now: () => new Date(nowMs) };
+    const a = elector(kube, 'a', { leaseDurationMs: 15_000, clock });
+    const b = elector(kube, 'b', { leaseDurationMs: 15_000, clock });
     expect(await a.tryAcquireOrRenew()).toBe(true);
     expect(await b.tryAcquireOrRenew()).toBe(false);
     nowMs += 10_000;
@@ -60,8 +60,8 @@ describe('LeaseLeaderElector', () => {
   it('keeps one leader when the two candidates\' clocks differ by 30 s', async () => {
     kube = await startKube();
     const options = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 100 };
-    const behind = elector(kube, 'behind', { ...options, now: () => Date.now() });
-    const ahead = elector(kube, 'ahead', { ...options, now: () => Date.now() + 30_000 });
+    const behind = elector(kube, 'behind', { ...options, clock: { now: () => new Date() } });
+    const ahead = elector(kube, 'ahead', { ...options, clock: { now: () => new Date(Date.now() + 30_000) } });
     running.push(behind, ahead);
     const stop = new AbortController();
     const lost: string[] = [];

@@ -159,3 +159,8 @@ export { DEFAULT_IPAM_CONFIG, DEFAULT_MAX_BLOCKS_PER_HOST } from './validation/i
 export { isPoolEnabled, selectsNamespace, selectsNode } from './validation/pool-selection.js';
 export { ipPoolProblems, validateIPPool } from './validation/validate-ip-pool.js';
 export { validateIPAMConfig } from './validation/validate-ipam-config.js';
+export { type Backoff, backoffDelay } from './retry/backoff.js';
+export { retry, type RetryPolicy } from './retry/retry.js';
+export { sleep } from './retry/sleep.js';
+export { jsonLineLogger, type LogFields, type Logger, silentLogger } from './logger.js';
+export { type Clock, systemClock } from './clock.js';

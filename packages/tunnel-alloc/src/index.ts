@@ -11,7 +11,7 @@ export {
   type TunnelStep,
   TunnelStepError,
 } from './errors.js';
-export { type TunnelLogger } from './logger.js';
+export { type Logger } from '@ipamkit/models';
 export {
   type ReconcileOptions,
   type ReconcileResult,

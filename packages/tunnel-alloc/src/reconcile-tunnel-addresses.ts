@@ -3,7 +3,7 @@ import { type IpamClient, withCasRetry } from '@ipamkit/ipam-core';
 import { ensureTunnelAddress, type EnsureOutcome } from './ensure-tunnel-address.js';
 import { TunnelStepError } from './errors.js';
 import { releaseTunnelAddress } from './ipam-calls.js';
-import { silentLogger, type TunnelLogger } from './logger.js';
+import { silentLogger, type Logger } from '@ipamkit/models';
 import { copyTunnelAddresses, sameTunnelAddresses, withTunnelAddress } from './node-tunnel-fields.js';
 import { qualifyingPoolCidrs } from './qualifying-pools.js';
 import { removeTunnelAddress, type RemoveOutcome } from './remove-tunnel-address.js';
@@ -16,7 +16,7 @@ export interface ReconcileOptions {
   readonly ipam: IpamClient;
   readonly nodeName: string;
   readonly wireguard?: WireguardOptions;
-  readonly logger?: TunnelLogger;
+  readonly logger?: Logger;
 }
 
 export type TunnelDecision =

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import type { Datastore } from '@ipamkit/models';
+import { type Datastore, jsonLineLogger } from '@ipamkit/models';
 import { createIpamClient } from '@ipamkit/ipam-core';
 import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
 import { tunnelDatastoreConfig } from './datastore-config.js';
 import { NodeNameMissingError, TunnelOptionError } from './errors.js';
-import { jsonLineLogger } from './logger.js';
 import { reconcileTunnelAddresses } from './reconcile-tunnel-addresses.js';
 import { startTunnelAllocDaemon } from './tunnel-alloc-daemon.js';
 import { WIREGUARD_SETTINGS, type WireguardOptions, type WireguardSetting } from './wireguard-enablement.js';
@@ -49,7 +48,7 @@ async function runWithDatastore(io: TunnelCliIo, runOnce: boolean, nodeName: str
   // (design/tunnel-alloc.md, "Datastore configuration").
   const secrets = datastoreSecrets(io.env);
   const stderr = (text: string): void => io.stderr(redactSecrets(text, secrets));
-  const logger = jsonLineLogger(stderr);
+  const logger = jsonLineLogger({ write: stderr });
   let datastore: Datastore | undefined;
   try {
     datastore = await createDatastore(tunnelDatastoreConfig(io.env));

@@ -1,7 +1,7 @@
 import { isTransient, type Versioned, type Watchable, type WatchEvent, WatchExpiredError } from '@ipamkit/models';
 import { abortableEvents } from './abortable-events.js';
 import { TunnelReconcileError } from './errors.js';
-import { silentLogger } from './logger.js';
+import { silentLogger } from '@ipamkit/models';
 import { reconcileTunnelAddresses, type ReconcileOptions, type ReconcileResult } from './reconcile-tunnel-addresses.js';
 import { ReconcileScheduler } from './reconcile-scheduler.js';
 import { TriggerFilter } from './trigger-filter.js';

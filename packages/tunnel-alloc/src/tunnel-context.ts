@@ -1,6 +1,6 @@
 import type { Datastore, IPPool } from '@ipamkit/models';
 import type { IpamClient } from '@ipamkit/ipam-core';
-import type { TunnelLogger } from './logger.js';
+import type { Logger } from '@ipamkit/models';
 
 /** What one reconcile works with: the clients, the node it serves and the pools it listed once. */
 export interface TunnelContext {
@@ -8,5 +8,5 @@ export interface TunnelContext {
   readonly ipam: IpamClient;
   readonly nodeName: string;
   readonly pools: readonly IPPool[];
-  readonly logger: TunnelLogger;
+  readonly logger: Logger;
 }

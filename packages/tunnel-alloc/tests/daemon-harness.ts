@@ -1,10 +1,10 @@
 import type { IpamClient } from '@ipamkit/ipam-core';
-import { type ReconcileResult, startTunnelAllocDaemon, type TunnelLogger } from '../src/index.js';
+import { type ReconcileResult, startTunnelAllocDaemon, type Logger } from '../src/index.js';
 import { type TunnelKind } from '../src/tunnel-kinds.js';
 import { NODE, type World } from './fixtures.js';
 
 /** Starts a daemon and lets tests await a reconcile whose result satisfies a predicate. */
-export function daemonFor(w: Pick<World, 'ds' | 'ipam'>, extra: { ipam?: IpamClient; logger?: TunnelLogger } = {}) {
+export function daemonFor(w: Pick<World, 'ds' | 'ipam'>, extra: { ipam?: IpamClient; logger?: Logger } = {}) {
   const results: ReconcileResult[] = [];
   const waiters: { predicate: (r: ReconcileResult) => boolean; resolve: (r: ReconcileResult) => void }[] = [];
   const daemon = startTunnelAllocDaemon({

@@ -1,7 +1,7 @@
 import type { IpamClient } from '@ipamkit/ipam-core';
 import { NotFoundError, type IPPool } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
-import { TunnelReconcileError, type TunnelLogger } from '../src/index.js';
+import { TunnelReconcileError, type Logger } from '../src/index.js';
 import { TUNNEL_KINDS, tunnelHandleOf } from '../src/tunnel-kinds.js';
 import { daemonFor, has, lacks } from './daemon-harness.js';
 import { ETCD, NODE, ownAllocation, SQLITE, useBackends, world, type Backend } from './fixtures.js';
@@ -77,11 +77,13 @@ describe.each([SQLITE, ETCD])('tunnel allocation daemon on $name', (backend: Bac
     };
     let sawPoolTrigger!: () => void;
     const poolTriggered = new Promise<void>((resolve) => (sawPoolTrigger = resolve));
-    const logger: TunnelLogger = {
+    const logger: Logger = {
       info: (message, fields) => {
         if (message === 'reconcile triggered' && fields?.['reason'] === 'pool changed') sawPoolTrigger();
       },
       warn: () => undefined,
+      debug: () => undefined,
+      error: () => undefined,
     };
     const { daemon, reconciled, results } = daemonFor(w, { ipam: slowIpam, logger });
     try {

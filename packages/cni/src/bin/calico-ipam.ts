@@ -3,8 +3,8 @@ import { CNI_CODES } from '../errors.js';
 import { runCni } from '../run-cni.js';
 import { PluginOutput } from './plugin-output.js';
 
-/** The package version, put in by the build (tsup `define`, from package.json). */
-declare const __CALICO_IPAM_VERSION__: string;
+/** The package version, put in from package.json by the build (tsup.shared.mts). */
+declare const __PACKAGE_VERSION__: string;
 
 const output = new PluginOutput();
 
@@ -13,7 +13,7 @@ const output = new PluginOutput();
  * Calico's binary other than `-v` (e.g. `-upgrade`) are not supported.
  */
 async function main(): Promise<{ stdout: string; code: number }> {
-  if (process.argv.includes('-v')) return { stdout: `ipamkit calico-ipam ${__CALICO_IPAM_VERSION__}\n`, code: 0 };
+  if (process.argv.includes('-v')) return { stdout: `ipamkit calico-ipam ${__PACKAGE_VERSION__}\n`, code: 0 };
   let stdin = '';
   // VERSION does not read stdin (design/calico-callers.md#cni-environment); everything else does, synchronously: one read.
   if (process.env.CNI_COMMAND !== 'VERSION' && (process.env.CNI_COMMAND ?? '') !== '') {

@@ -2,7 +2,7 @@ import type { IpamClient } from '@ipamkit/ipam-core';
 import { IPInCooldownError, NotFoundError } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
 import { AllocationError } from '../errors.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '@ipamkit/models';
 import type { KubevirtPlan } from './kubevirt-plan.js';
 
 const text = (err: unknown): string => (err instanceof Error ? err.message : String(err));

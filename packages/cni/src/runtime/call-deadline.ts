@@ -1,3 +1,4 @@
+import { sleep } from '@ipamkit/models';
 import { CNI_CODES, CniError } from '../errors.js';
 
 /**
@@ -89,6 +90,6 @@ export async function runWithinDeadline<T>(deadline: CallDeadline, work: () => P
 export async function sleepWithin(deadline: CallDeadline, ms: number): Promise<boolean> {
   const wait = Math.min(ms, deadline.remainingMs());
   if (wait <= 0) return false;
-  await new Promise((resolve) => setTimeout(resolve, wait));
+  await sleep(wait);
   return true;
 }

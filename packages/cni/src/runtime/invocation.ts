@@ -9,7 +9,7 @@ import { createKubeReader, resolveKubeConnection, type KubeReader } from '../kub
 import { CallDeadline, CLOSE_GRACE_MS, DEFAULT_TIMEOUT_SECONDS, runWithinDeadline } from './call-deadline.js';
 import { acquireIpamLock, DEFAULT_LOCK_FILE } from './ipam-lock.js';
 import { reportingUnavailable } from './unavailable-recorder.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '@ipamkit/models';
 import { ensureDirectory, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
 /**

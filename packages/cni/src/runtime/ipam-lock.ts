@@ -1,10 +1,11 @@
 import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { backoffDelay } from '@ipamkit/models';
 import { echoInput } from '../config/input-limits.js';
 import { CNI_CODES, CniError, NetworkConfigError } from '../errors.js';
 import { CallDeadline, DEFAULT_TIMEOUT_SECONDS, sleepWithin } from './call-deadline.js';
+import type { Logger } from '@ipamkit/models';
 import { listenForLock } from './lock-listener.js';
-import type { Logger } from './logger.js';
 import { ensureDirectory, FILE_MODE, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
 export const DEFAULT_LOCK_FILE = process.platform === 'win32' ? 'c:\\CalicoWindows\\ipam.lock' : '/var/run/calico/ipam.lock';
@@ -12,8 +13,8 @@ export const DEFAULT_LOCK_FILE = process.platform === 'win32' ? 'c:\\CalicoWindo
 export type Unlock = () => void;
 
 const WHAT = 'ipam_lock_file';
-const FIRST_BACKOFF_MS = 2;
-const MAX_BACKOFF_MS = 100;
+/** Waits of 1–3 ms first, doubling, up to 50–150 ms: 2 ms doubling to 100 ms, ±50 % at random. */
+const LOCK_BACKOFF = { baseMs: 3, capMs: 150, jitter: 2 / 3 };
 
 function errCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined;
@@ -139,8 +140,7 @@ export async function acquireIpamLock(args: { path: string; log: Logger; deadlin
 
 async function waitForLock(args: { address: string; resolved: string; log: Logger; deadline: CallDeadline; random: () => number; waitingFor: string }): Promise<Unlock> {
   const { address, deadline, random, waitingFor } = args;
-  let backoff = FIRST_BACKOFF_MS;
-  for (;;) {
+  for (let round = 0; ; round += 1) {
     let held: Awaited<ReturnType<typeof listenForLock>>;
     try {
       held = await listenForLock(address);
@@ -160,7 +160,6 @@ async function waitForLock(args: { address: string; resolved: string; log: Logge
       return () => lock.release(() => wakeLocalWaiters(address));
     }
     // Wait for the holder to let go; the backoff only bounds each wait (a holder that never accepts).
-    if (!(await pause(address, deadline, backoff * (0.5 + random()), holderReleased))) throw deadline.expired(waitingFor);
-    backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+    if (!(await pause(address, deadline, backoffDelay(LOCK_BACKOFF, round, random), holderReleased))) throw deadline.expired(waitingFor);
   }
 }

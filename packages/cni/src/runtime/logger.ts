@@ -1,16 +1,11 @@
 import { appendFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { LogFields, Logger } from '@ipamkit/models';
 import { NetworkConfigError } from '../errors.js';
 import { ensureDirectory, FILE_MODE, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
-export type LogLevel = 'debug' | 'info' | 'error';
-const RANK: Record<LogLevel, number> = { debug: 0, info: 1, error: 2 };
-
-export interface Logger {
-  debug(msg: string): void;
-  info(msg: string): void;
-  error(msg: string): void;
-}
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
 /** Where log lines go; never stdout, which carries the CNI result. */
 export type LogSink = (line: string) => void;
@@ -44,9 +39,10 @@ function prepareLogFile(file: string): boolean {
  */
 export function createLogger(opts: { level: LogLevel; sink: LogSink; file?: string; context: string; redact?: (text: string) => string }): Logger {
   let fileOk = opts.file !== undefined && prepareLogFile(opts.file);
-  const write = (level: LogLevel, msg: string): void => {
+  const write = (level: LogLevel, msg: string, fields?: LogFields): void => {
     if (RANK[level] < RANK[opts.level]) return;
-    const text = opts.redact === undefined ? msg : opts.redact(msg);
+    const full = fields === undefined ? msg : `${msg} ${JSON.stringify(fields)}`;
+    const text = opts.redact === undefined ? full : opts.redact(full);
     const line = `${new Date().toISOString()} [${level.toUpperCase()}] ${opts.context} ${text}\n`;
     opts.sink(line);
     if (fileOk && opts.file !== undefined) {
@@ -57,7 +53,5 @@ export function createLogger(opts: { level: LogLevel; sink: LogSink; file?: stri
       }
     }
   };
-  return { debug: (m) => write('debug', m), info: (m) => write('info', m), error: (m) => write('error', m) };
+  return { debug: (m, f) => write('debug', m, f), info: (m, f) => write('info', m, f), warn: (m, f) => write('warn', m, f), error: (m, f) => write('error', m, f) };
 }
-
-export const silentLogger: Logger = { debug: () => undefined, info: () => undefined, error: () => undefined };

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CniError } from '../../src/errors.js';
 import { CallDeadline } from '../../src/runtime/call-deadline.js';
 import { acquireIpamLock, lockAddress, prepareLockFile } from '../../src/runtime/ipam-lock.js';
-import { silentLogger } from '../../src/runtime/logger.js';
+import { silentLogger } from '@ipamkit/models';
 
 let dir: string;
 beforeEach(() => {

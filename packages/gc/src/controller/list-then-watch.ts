@@ -1,4 +1,7 @@
-import type { Versioned, Watchable, WatchEvent } from '@ipamkit/models';
+import { backoffDelay, sleep, type Versioned, type Watchable, type WatchEvent } from '@ipamkit/models';
+
+/** 100 ms doubling to 30 s between failed rounds; a good listing starts again from 100 ms. */
+const RELIST_BACKOFF = { baseMs: 100, capMs: 30_000 };
 
 /**
  * Keeps one datastore kind flowing into the collector: list (a snapshot), then watch from the
@@ -14,13 +17,13 @@ export async function listThenWatch<T>(args: {
 }): Promise<void> {
   // A function, so each check re-reads the signal (it changes across awaits).
   const stopped = (): boolean => args.signal.aborted;
-  let backoffMs = 100;
+  let failures = 0;
   while (!stopped()) {
     try {
       const { items, revision } = await args.source.listWithRevision();
       if (stopped()) return;
       args.onSnapshot(items);
-      backoffMs = 100;
+      failures = 0;
       for await (const event of args.source.watch({ fromRevision: revision, signal: args.signal })) {
         if (stopped()) return;
         args.onEvent(event);
@@ -30,13 +33,6 @@ export async function listThenWatch<T>(args: {
       args.onError(err);
     }
     if (stopped()) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, backoffMs);
-      args.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
-    });
-    backoffMs = Math.min(backoffMs * 2, 30_000);
+    await sleep(backoffDelay(RELIST_BACKOFF, failures++), args.signal);
   }
 }

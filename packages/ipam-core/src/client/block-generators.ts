@@ -1,13 +1,17 @@
 import { bitsOf, blockAt, blockCountOf, blocksOf, cidrContains, ipVersionOfCidr, parseCidr } from '@ipamkit/models';
 
+/** The 32-bit FNV offset basis and prime. */
+const FNV32_OFFSET_BASIS = 2166136261;
+const FNV32_PRIME = 16777619;
+
 /**
  * FNV-1 (not 1a), 32 bits, over the UTF-8 bytes of `text`: the seed Calico derives from the host
  * name (design/calico-ipam.md#block-generators), so each host starts its block search at its own stable place.
  */
 export function fnv1Hash32(text: string): number {
-  let hash = 2166136261;
+  let hash = FNV32_OFFSET_BASIS;
   for (const byte of new TextEncoder().encode(text)) {
-    hash = Math.imul(hash, 16777619) >>> 0;
+    hash = Math.imul(hash, FNV32_PRIME) >>> 0;
     hash = (hash ^ byte) >>> 0;
   }
   return hash;

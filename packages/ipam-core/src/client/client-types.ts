@@ -2,6 +2,7 @@ import type {
   AffinityType,
   AllocationAttribute,
   AllocationBlock,
+  Clock,
   Datastore,
   IntendedUse,
   IPAMConfig,
@@ -12,10 +13,8 @@ import type { HostReservedAttr } from '../block/host-reserved-attr.js';
 import type { OwnerAttributePreconditions, OwnerAttributeUpdates } from '../block/set-owner-attributes-in-block.js';
 import type { BlockUtilization, PoolUtilization } from '../utilization/compute-utilization.js';
 
-/** Injected time source; tests pass a fake to drive cooldowns and reclaim ages. */
-export interface Clock {
-  now(): Date;
-}
+/** Injected time source (models' `Clock`); tests pass a fake to drive cooldowns and reclaim ages. */
+export type { Clock } from '@ipamkit/models';
 
 export interface AutoAssignArgs {
   num4?: number;

@@ -10,7 +10,8 @@ import {
 import { assignIP } from './assign-ip.js';
 import { autoAssign } from './auto-assign.js';
 import type { ClientDeps } from './client-deps.js';
-import type { Clock, CreateIpamClientOptions, IpamClient } from './client-types.js';
+import { systemClock } from '@ipamkit/models';
+import type { CreateIpamClientOptions, IpamClient } from './client-types.js';
 import { ensureBlock } from './ensure-block.js';
 import { getUtilization } from './get-utilization.js';
 import { ipsByHandle } from './handle-queries.js';
@@ -20,7 +21,7 @@ import { releaseByHandle } from './release-by-handle.js';
 import { releaseIPs } from './release-ips.js';
 import { upgradeHost } from './upgrade-host.js';
 
-export const systemClock: Clock = { now: () => new Date() };
+export { systemClock } from '@ipamkit/models';
 
 /**
  * The IPAM client (design/architecture.md#public-api). Stateless apart from read hints: every decision is re-validated

@@ -35,7 +35,7 @@ describe('countingDatastore', () => {
     const ds = counting.datastore;
     await Promise.all([ds.ipPools.list(), ds.nodes.list(), ds.blocks.list()]);
     await ds.handles.list();
-    expect(counting.counts()).toEqual({ waves: 2, calls: 4, transactions: 0 });
+    expect(counting.counts()).toEqual({ waves: 2, calls: 4, transactions: 0, requests: 4 });
   });
 
   it('counts a transaction as one wave on SQLite and memory', async () => {
@@ -46,7 +46,7 @@ describe('countingDatastore', () => {
       await tx.ipPools.list();
       await tx.blocks.list();
     });
-    expect(counting.counts()).toEqual({ waves: 1, calls: 3, transactions: 1 });
+    expect(counting.counts()).toEqual({ waves: 1, calls: 3, transactions: 1, requests: 1 });
   });
 
   it('counts an etcd transaction as its read waves plus the commit', async () => {
@@ -55,7 +55,7 @@ describe('countingDatastore', () => {
       await Promise.all([tx.ipPools.list(), tx.blocks.list()]);
       await tx.handles.get('x').catch(() => undefined);
     });
-    expect(counting.counts()).toEqual({ waves: 3, calls: 4, transactions: 1 });
+    expect(counting.counts()).toEqual({ waves: 3, calls: 4, transactions: 1, requests: 1 });
   });
 
   it('hides transact and reports the kind asked for', async () => {

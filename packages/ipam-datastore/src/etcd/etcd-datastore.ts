@@ -1,11 +1,11 @@
 import type { Datastore } from '@ipamkit/models';
 import type { EtcdTlsConfig } from '../create-datastore.js';
 import { DatastoreConfigError } from '../errors.js';
+import type { TransportRetry } from '../transport-retry.js';
 import { DecodedMemo } from './decoded-memo.js';
 import { EtcdKv } from './etcd-kv.js';
 import { etcdStores } from './etcd-stores.js';
 import { runTransaction, type TxReads } from './etcd-transaction.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-unavailable.js';
 import type { TransactionKv } from './transaction-kv.js';
 import { TxReadCache } from './tx-read-cache.js';
 import { endpointName, loadAuth, loadTls, parseEndpoints, type EtcdConnection } from './wire/connection.js';
@@ -33,8 +33,8 @@ export interface EtcdDatastoreConfig {
   readonly prefix?: string;
   /** Deadline of each unary etcd call, ms (default 10 000). */
   readonly callTimeoutMs?: number;
-  /** Retry of unavailable-etcd errors inside the backend (default 5 attempts from 50 ms). */
-  readonly retry?: RetryPolicy;
+  /** Retry of unavailable-etcd errors inside the backend (default ETCD_TRANSPORT_RETRY). */
+  readonly retry?: TransportRetry;
   /**
    * Let transactions take their reads from what this client last saw and prove them current in
    * the commit (one round trip in the steady state; see design/ipam-datastore.md). Default true;
@@ -51,6 +51,9 @@ export interface EtcdDatastoreConfig {
    */
   readonly maxReceiveMessageBytes?: number;
 }
+
+/** Five attempts, 50 ms doubling (750 ms of waits): rides out an etcd leader election within a CNI timeout. */
+export const ETCD_TRANSPORT_RETRY: TransportRetry = { attempts: 5, backoff: { baseMs: 50, capMs: 400 } };
 
 export const DEFAULT_MAX_RECEIVE_MESSAGE_BYTES = 256 * 1024 * 1024;
 
@@ -88,7 +91,7 @@ export function createEtcdDatastore(config: EtcdDatastoreConfig): Datastore {
   };
   const wire = client === 'http' ? new HttpEtcdWire(connection) : grpcWire(connection, config.maxReceiveMessageBytes ?? DEFAULT_MAX_RECEIVE_MESSAGE_BYTES);
   const cache = config.transactionReadCache === false ? undefined : new TxReadCache();
-  const kv = new EtcdKv(wire, prefix, config.retry ?? DEFAULT_RETRY_POLICY, {
+  const kv = new EtcdKv(wire, prefix, config.retry ?? ETCD_TRANSPORT_RETRY, {
     memo: new DecodedMemo(),
     ...(cache === undefined ? {} : { txCache: cache }),
     ...(config.onRequest === undefined ? {} : { onRequest: config.onRequest }),

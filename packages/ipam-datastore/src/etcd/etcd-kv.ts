@@ -1,7 +1,8 @@
 import { ValidationError } from '@ipamkit/models';
 import { DecodedMemo } from './decoded-memo.js';
 import type { TxReadCache } from './tx-read-cache.js';
-import { retryUnavailable, type RetryPolicy } from './retry-unavailable.js';
+import { retryUnavailable, type TransportRetry } from '../transport-retry.js';
+import { translateEtcdError } from './translate-etcd-error.js';
 import { prefixEnd, type EtcdWire, type WireCompare, type WireKv, type WireOp, type WireRange } from './wire/etcd-wire.js';
 
 /** One stored key, with the key as Calico names it (our configured prefix removed). */
@@ -82,7 +83,7 @@ export class EtcdKv {
   constructor(
     readonly wire: EtcdWire,
     readonly prefix: string,
-    readonly retry: RetryPolicy,
+    readonly retry: TransportRetry,
     readonly shared: EtcdKvShared = { memo: new DecodedMemo() },
   ) {}
 
@@ -97,7 +98,7 @@ export class EtcdKv {
   /** One etcd request (retried while etcd is unavailable), reported to `onRequest` per attempt. */
   private request<T>(identifier: string, op: () => Promise<T>): Promise<T> {
     const observe = this.shared.onRequest;
-    return retryUnavailable(identifier, this.retry, observe === undefined ? op : () => (observe(), op()));
+    return retryUnavailable(observe === undefined ? op : () => (observe(), op()), this.retry, (err) => translateEtcdError(err, identifier));
   }
 
   full(key: string): string {

@@ -1,5 +1,5 @@
-import type { KubeTransport } from './kube-transport.js';
-import { retryTransient } from './retry-transient.js';
+import { retryUnavailable, type TransportRetry } from '../transport-retry.js';
+import type { KubeRequest, KubeTransport } from './kube-transport.js';
 
 /** A Kubernetes object as it travels: only the envelope fields the backend touches are typed. */
 export interface RawObject {
@@ -28,6 +28,9 @@ export interface CollectionRef {
 
 const PAGE_SIZE = 500;
 
+/** Four attempts, waiting 50, 100 and 200 ms between them (design/ipam-datastore.md, "Transport retries"). */
+export const KUBE_TRANSPORT_RETRY: TransportRetry = { attempts: 4, backoff: { baseMs: 50, capMs: 200 } };
+
 /**
  * The verbs on one cluster-scoped collection, each retried on transient failures only. Requests
  * are idempotent or CAS-guarded, so a retry after a lost answer surfaces as AlreadyExists or
@@ -47,12 +50,16 @@ export class KubeCollection {
     return `${this.ref.plural}/${name}`;
   }
 
+  private send(request: KubeRequest): Promise<unknown> {
+    return retryUnavailable(() => this.transport.send(request), KUBE_TRANSPORT_RETRY);
+  }
+
   private path(name: string): string {
     return `${this.base}/${encodeURIComponent(name)}`;
   }
 
   async get(name: string): Promise<RawObject> {
-    return (await retryTransient(() => this.transport.send({ method: 'GET', path: this.path(name), identifier: this.id(name) }))) as RawObject;
+    return (await this.send({ method: 'GET', path: this.path(name), identifier: this.id(name) })) as RawObject;
   }
 
   /** Every object (following `continue`), and the resourceVersion the list was taken at. */
@@ -61,14 +68,12 @@ export class KubeCollection {
     let token: string | undefined;
     let resourceVersion = '';
     do {
-      const page = (await retryTransient(() =>
-        this.transport.send({
-          method: 'GET',
-          path: this.base,
-          query: { labelSelector, limit: String(PAGE_SIZE), continue: token },
-          identifier: this.ref.plural,
-        }),
-      )) as { items?: RawObject[]; metadata?: { resourceVersion?: string; continue?: string } };
+      const page = (await this.send({
+        method: 'GET',
+        path: this.base,
+        query: { labelSelector, limit: String(PAGE_SIZE), continue: token },
+        identifier: this.ref.plural,
+      })) as { items?: RawObject[]; metadata?: { resourceVersion?: string; continue?: string } };
       items.push(...(page.items ?? []));
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
       token = page.metadata?.continue === '' ? undefined : page.metadata?.continue;
@@ -78,18 +83,18 @@ export class KubeCollection {
 
   async create(body: RawObject): Promise<RawObject> {
     const name = body.metadata?.name ?? '';
-    return (await retryTransient(() => this.transport.send({ method: 'POST', path: this.base, body, identifier: this.id(name) }))) as RawObject;
+    return (await this.send({ method: 'POST', path: this.base, body, identifier: this.id(name) })) as RawObject;
   }
 
   /** PUT; with `metadata.resourceVersion` set this is compare-and-swap. */
   async replace(body: RawObject): Promise<RawObject> {
     const name = body.metadata?.name ?? '';
-    return (await retryTransient(() => this.transport.send({ method: 'PUT', path: this.path(name), body, identifier: this.id(name) }))) as RawObject;
+    return (await this.send({ method: 'PUT', path: this.path(name), body, identifier: this.id(name) })) as RawObject;
   }
 
   async remove(name: string, preconditions?: Preconditions): Promise<void> {
     const body = preconditions === undefined ? undefined : { apiVersion: 'v1', kind: 'DeleteOptions', preconditions };
-    await retryTransient(() => this.transport.send({ method: 'DELETE', path: this.path(name), ...(body === undefined ? {} : { body }), identifier: this.id(name) }));
+    await this.send({ method: 'DELETE', path: this.path(name), ...(body === undefined ? {} : { body }), identifier: this.id(name) });
   }
 
   /** Raw watch events (`{type, object}`) after `resourceVersion`, with bookmarks. */

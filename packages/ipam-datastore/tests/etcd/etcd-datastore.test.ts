@@ -84,7 +84,7 @@ function suite(client: EtcdClientName): void {
     });
 
     it('reports an unreachable etcd as DatastoreUnavailableError after its bounded retries', async () => {
-      const ds = createEtcdDatastore({ client, endpoints: [`http://127.0.0.1:${await closedPort()}`], retry: { attempts: 2, initialDelayMs: 10 } });
+      const ds = createEtcdDatastore({ client, endpoints: [`http://127.0.0.1:${await closedPort()}`], retry: { attempts: 2, backoff: { baseMs: 10, capMs: 60_000 } } });
       open.push(ds);
       await expect(ds.blocks.get('10.0.0.0/30')).rejects.toBeInstanceOf(DatastoreUnavailableError);
       await expect(ds.handles.create(sampleHandle('h'))).rejects.toBeInstanceOf(DatastoreUnavailableError);
@@ -92,7 +92,7 @@ function suite(client: EtcdClientName): void {
 
     it('names the unreachable endpoint in the error', async () => {
       const port = await closedPort();
-      const ds = createEtcdDatastore({ client, endpoints: [`http://127.0.0.1:${port}`], retry: { attempts: 1, initialDelayMs: 10 } });
+      const ds = createEtcdDatastore({ client, endpoints: [`http://127.0.0.1:${port}`], retry: { attempts: 1, backoff: { baseMs: 10, capMs: 60_000 } } });
       open.push(ds);
       await expect(ds.blocks.get('10.0.0.0/30')).rejects.toThrow(`127.0.0.1:${port}`);
     });
@@ -100,7 +100,7 @@ function suite(client: EtcdClientName): void {
     it('gives up on an endpoint that accepts connections but never answers, within the call deadline', { timeout: 30_000 }, async () => {
       const silent = await silentServer();
       try {
-        const ds = createEtcdDatastore({ client, endpoints: [silent.endpoint], callTimeoutMs: 500, retry: { attempts: 1, initialDelayMs: 10 } });
+        const ds = createEtcdDatastore({ client, endpoints: [silent.endpoint], callTimeoutMs: 500, retry: { attempts: 1, backoff: { baseMs: 10, capMs: 60_000 } } });
         open.push(ds);
         const err = await ds.blocks.get('10.0.0.0/30').catch((e: unknown) => e);
         expect(err).toBeInstanceOf(DatastoreUnavailableError);
@@ -112,7 +112,7 @@ function suite(client: EtcdClientName): void {
 
     it('fails over to the next endpoint when the first refuses connections', async () => {
       const endpoints = [`http://127.0.0.1:${await closedPort()}`, etcd.endpoint];
-      const ds = createEtcdDatastore({ client, endpoints, prefix: `/t-${++run}`, retry: { attempts: 1, initialDelayMs: 10 } });
+      const ds = createEtcdDatastore({ client, endpoints, prefix: `/t-${++run}`, retry: { attempts: 1, backoff: { baseMs: 10, capMs: 60_000 } } });
       open.push(ds);
       await expect(ds.handles.create(sampleHandle('h'))).resolves.toMatchObject({ handleId: 'h' });
       await expect(ds.handles.get('h')).resolves.toMatchObject({ handleId: 'h' });

@@ -17,7 +17,7 @@ afterEach(async () => {
 
 let run = 0;
 function datastore(config: EtcdDatastoreConfig): Datastore {
-  const ds = createEtcdDatastore({ prefix: `/sec-${process.pid}-${++run}`, retry: { attempts: 1, initialDelayMs: 10 }, callTimeoutMs: 5_000, ...config });
+  const ds = createEtcdDatastore({ prefix: `/sec-${process.pid}-${++run}`, retry: { attempts: 1, backoff: { baseMs: 10, capMs: 60_000 } }, callTimeoutMs: 5_000, ...config });
   open.push(ds);
   return ds;
 }
@@ -131,7 +131,7 @@ describe('etcd with username/password authentication', () => {
       });
 
       it('keeps a watch delivering across an etcd restart that forgets its tokens', { timeout: 60_000 }, async () => {
-        const ds = datastore({ client, endpoints: [etcd.endpoint], ...securityOf(etcd.handle), retry: { attempts: 8, initialDelayMs: 100 } });
+        const ds = datastore({ client, endpoints: [etcd.endpoint], ...securityOf(etcd.handle), retry: { attempts: 8, backoff: { baseMs: 100, capMs: 60_000 } } });
         const { revision } = await ds.ipPools.listWithRevision();
         const abort = new AbortController();
         try {
@@ -146,7 +146,7 @@ describe('etcd with username/password authentication', () => {
       });
 
       it('authenticates again after etcd restarts and forgets its tokens', { timeout: 60_000 }, async () => {
-        const ds = datastore({ client, endpoints: [etcd.endpoint], ...securityOf(etcd.handle), retry: { attempts: 8, initialDelayMs: 100 } });
+        const ds = datastore({ client, endpoints: [etcd.endpoint], ...securityOf(etcd.handle), retry: { attempts: 8, backoff: { baseMs: 100, capMs: 60_000 } } });
         await ds.handles.create(sampleHandle('before'));
         await etcd.handle.restart();
         await ds.handles.create(sampleHandle('after'));

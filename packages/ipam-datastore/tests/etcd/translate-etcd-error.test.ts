@@ -17,7 +17,7 @@ import {
 } from '@ipamkit/models';
 import { DatastoreClosedError, DatastoreConfigError } from '../../src/errors.js';
 import { translateEtcdError } from '../../src/etcd/translate-etcd-error.js';
-import { retryUnavailable } from '../../src/etcd/retry-unavailable.js';
+import { retryUnavailable } from '../../src/transport-retry.js';
 import { grpcWireError } from '../../src/etcd/wire/grpc-errors.js';
 import { gatewayError } from '../../src/etcd/wire/http-transport.js';
 
@@ -72,10 +72,10 @@ describe('translateEtcdError of the http client (etcd JSON gateway answers)', ()
 describe('retryUnavailable', () => {
   it('retries an unavailable etcd with backoff and returns the eventual answer', async () => {
     let calls = 0;
-    const answer = await retryUnavailable('k', { attempts: 3, initialDelayMs: 1 }, () => {
+    const answer = await retryUnavailable(() => {
       calls++;
       return calls < 3 ? Promise.reject(new GRPCUnavailableError('14 UNAVAILABLE')) : Promise.resolve('ok');
-    });
+    }, { attempts: 3, backoff: { baseMs: 1, capMs: 8 } }, (err) => translateEtcdError(err, 'k'));
     expect([answer, calls]).toEqual(['ok', 3]);
   });
 
@@ -85,7 +85,7 @@ describe('retryUnavailable', () => {
       calls++;
       return Promise.reject(new GRPCUnavailableError('14 UNAVAILABLE'));
     };
-    await expect(retryUnavailable('k', { attempts: 2, initialDelayMs: 1 }, op)).rejects.toBeInstanceOf(DatastoreUnavailableError);
+    await expect(retryUnavailable(op, { attempts: 2, backoff: { baseMs: 1, capMs: 8 } }, (err) => translateEtcdError(err, 'k'))).rejects.toBeInstanceOf(DatastoreUnavailableError);
     expect(calls).toBe(2);
   });
 
@@ -95,7 +95,7 @@ describe('retryUnavailable', () => {
       calls++;
       return Promise.reject(new ConflictError('block 10.0.0.0/30'));
     };
-    await expect(retryUnavailable('k', { attempts: 5, initialDelayMs: 1 }, op)).rejects.toBeInstanceOf(ConflictError);
+    await expect(retryUnavailable(op, { attempts: 5, backoff: { baseMs: 1, capMs: 8 } }, (err) => translateEtcdError(err, 'k'))).rejects.toBeInstanceOf(ConflictError);
     expect(calls).toBe(1);
   });
 });

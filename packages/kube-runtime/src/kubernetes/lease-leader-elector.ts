@@ -1,5 +1,5 @@
 import { ApiException, CoordinationV1Api, type KubeConfig, V1Lease, V1LeaseSpec, V1MicroTime, V1ObjectMeta } from '@kubernetes/client-node';
-import { sleep } from '../backoff.js';
+import { type Clock, sleep, systemClock } from '@ipamkit/models';
 import type { LeaderElector } from '../runner/leader-elector.js';
 
 export interface LeaseLeaderElectorOptions {
@@ -14,8 +14,8 @@ export interface LeaseLeaderElectorOptions {
   readonly renewDeadlineMs?: number;
   /** How often to try to acquire or renew (client-go default 2 s). */
   readonly retryPeriodMs?: number;
-  /** This process's clock in epoch milliseconds; injected by tests (clock skew between candidates). */
-  readonly now?: () => number;
+  /** This process's clock; injected by tests (clock skew between candidates). */
+  readonly clock?: Clock;
 }
 
 /** Read through a call: the answer changes across awaits. */
@@ -55,7 +55,8 @@ export class LeaseLeaderElector implements LeaderElector {
     this.durationMs = options.leaseDurationMs ?? 15_000;
     this.renewDeadlineMs = options.renewDeadlineMs ?? Math.round((this.durationMs * 2) / 3);
     this.retryMs = options.retryPeriodMs ?? Math.max(1, Math.round(this.durationMs / 7.5));
-    this.now = options.now ?? Date.now;
+    const clock = options.clock ?? systemClock;
+    this.now = () => clock.now().getTime();
   }
 
   get isLeader(): boolean {

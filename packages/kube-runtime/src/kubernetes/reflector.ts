@@ -1,5 +1,6 @@
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
-import { Backoff, type BackoffOptions, sleep, untilAborted } from '../backoff.js';
+import { type Backoff, backoffDelay, sleep } from '@ipamkit/models';
+import { untilAborted } from '../until-aborted.js';
 
 /** One page of a list call, in the shapes both the typed and the custom-object APIs return. */
 export interface ListPage {
@@ -21,8 +22,12 @@ export interface ReflectorOptions<P> {
   /** An object was deleted, or missing from a re-list; called with the last projection kept. */
   readonly onDelete?: (p: P) => void;
   readonly onError?: (err: unknown) => void;
-  readonly backoff?: BackoffOptions;
+  /** Wait before listing again after a failure (default REFLECTOR_BACKOFF). */
+  readonly backoff?: Backoff;
 }
+
+/** 200–300 ms first, doubling, never above 30 s: up to half again is added at random, so restarts spread out. */
+export const REFLECTOR_BACKOFF: Backoff = { baseMs: 300, capMs: 30_000, jitter: 1 / 3 };
 
 type WatchOutcome = { readonly kind: 'ended'; readonly resourceVersion: string } | { readonly kind: 'relist' };
 
@@ -41,13 +46,13 @@ export class Reflector<P> {
   private readonly abort = new AbortController();
   private watchAbort: AbortController | undefined;
   private running: Promise<void> | undefined;
-  private readonly backoff: Backoff;
+  /** Failed lists or watches since the last good list: the backoff's retry index. */
+  private failures = 0;
 
   constructor(private readonly options: ReflectorOptions<P>) {
     this.synced = new Promise<void>((resolve) => {
       this.markSynced = resolve;
     });
-    this.backoff = new Backoff(options.backoff);
   }
 
   get hasSynced(): boolean {
@@ -80,7 +85,7 @@ export class Reflector<P> {
         let resourceVersion = listed.value;
         this.syncedOnce = true;
         this.markSynced();
-        this.backoff.reset();
+        this.failures = 0;
         for (;;) {
           const watched = await untilAborted(this.watchOnce(resourceVersion), this.abort.signal);
           if (watched === undefined || this.isStopped()) return;
@@ -92,7 +97,7 @@ export class Reflector<P> {
         if (this.isStopped()) return;
         this.options.onError?.(err);
       }
-      if (!relistNow) await sleep(this.backoff.next(), this.abort.signal);
+      if (!relistNow) await sleep(backoffDelay(this.options.backoff ?? REFLECTOR_BACKOFF, this.failures++), this.abort.signal);
     }
   }
 

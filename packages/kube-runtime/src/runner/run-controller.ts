@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { register, type Registry } from 'prom-client';
-import { untilAborted, withTimeout } from '../backoff.js';
+import { untilAborted, withTimeout } from '../until-aborted.js';
 import { type Logger, stderrLogger } from '../logger.js';
 import { startMetricsServer } from '../metrics/metrics-server.js';
 import { registerProcessMetrics } from '../metrics/process-metrics.js';

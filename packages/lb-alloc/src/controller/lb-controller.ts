@@ -1,5 +1,5 @@
 import { type Clock, createIpamClient, type IpamClient, systemClock } from '@ipamkit/ipam-core';
-import type { Datastore, IPPool } from '@ipamkit/models';
+import { type Datastore, type IPPool, retry } from '@ipamkit/models';
 import { Registry } from 'prom-client';
 import type { LbClusterView } from '../cluster-view/lb-cluster-view.js';
 import { FULL_SYNC_INTERVAL_MS, LOAD_BALANCER_HOST, UPGRADE_RETRY_MS } from '../constants.js';
@@ -48,7 +48,7 @@ export class LbController {
   private readonly queued = new Map<string, { namespace: string; name: string }>();
   private fullRequested = false;
   private ready = false;
-  private stopped = false;
+  private readonly stopping = new AbortController();
   private worker: Promise<void> | undefined;
   private idleWaiters: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -85,15 +85,16 @@ export class LbController {
    * to Service events and runs the first full sync; resolves when that sync is done.
    */
   async start(): Promise<void> {
-    for (;;) {
-      try {
-        await this.ipam.upgradeHost(LOAD_BALANCER_HOST);
-        break;
-      } catch (err) {
-        this.log.warn('failed to upgrade the load-balancer host; retrying', { error: err instanceof Error ? err.message : String(err) });
-        await new Promise((resolve) => setTimeout(resolve, this.options.upgradeRetryMs ?? UPGRADE_RETRY_MS));
-        if (this.stopped) return;
-      }
+    const everyMs = this.options.upgradeRetryMs ?? UPGRADE_RETRY_MS;
+    try {
+      await retry(() => this.ipam.upgradeHost(LOAD_BALANCER_HOST), {
+        attempts: Infinity,
+        backoff: { baseMs: everyMs, capMs: everyMs },
+        signal: this.stopping.signal,
+        onRetry: (err) => this.log.warn('failed to upgrade the load-balancer host; retrying', { error: err instanceof Error ? err.message : String(err) }),
+      });
+    } catch {
+      return; // Only stop() ends an endless retry.
     }
     this.unsubscribe = this.options.view.subscribe({ serviceChanged: (namespace, name) => this.enqueue(namespace, name) });
     this.ready = true;
@@ -106,7 +107,7 @@ export class LbController {
 
   /** Stops the timers and waits for the sync in progress. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.stopping.abort();
     this.unsubscribe?.();
     if (this.timer !== undefined) clearInterval(this.timer);
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
@@ -133,7 +134,7 @@ export class LbController {
 
   /** Resolves when no sync is running or queued (events are awaited, never slept on). */
   whenIdle(): Promise<void> {
-    if (this.worker === undefined && (!this.hasWork() || !this.ready || this.stopped)) return Promise.resolve();
+    if (this.worker === undefined && (!this.hasWork() || !this.ready || this.stopping.signal.aborted)) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -153,10 +154,10 @@ export class LbController {
   }
 
   private schedule(): void {
-    if (!this.ready || this.stopped || this.worker !== undefined || !this.hasWork()) return;
+    if (!this.ready || this.stopping.signal.aborted || this.worker !== undefined || !this.hasWork()) return;
     this.worker = this.drain().finally(() => {
       this.worker = undefined;
-      if (this.hasWork() && !this.stopped && this.retryTimer === undefined) this.schedule();
+      if (this.hasWork() && !this.stopping.signal.aborted && this.retryTimer === undefined) this.schedule();
       else this.releaseIdleWaiters();
     });
   }
@@ -168,7 +169,7 @@ export class LbController {
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped && this.hasWork()) {
+    while (!this.stopping.signal.aborted && this.hasWork()) {
       try {
         if (this.fullRequested) {
           this.fullRequested = false;

@@ -1,5 +1,8 @@
-import type { Datastore } from '@ipamkit/models';
+import { type Datastore, sleep } from '@ipamkit/models';
 import { SequenceTracker } from './sequence-tracker.js';
+
+/** Pause after a broken stream before listing again (a restarting datastore needs a moment). */
+const RESUME_DELAY_MS = 200;
 
 /** Follows the block watch of a datastore and feeds every change to a SequenceTracker. */
 export class SequenceMonitor {
@@ -34,7 +37,7 @@ export class SequenceMonitor {
         // The stream broke (datastore restart, compaction): resume from a fresh listing, and do not
         // compare across the gap, where a delete may have been missed.
         this.restarts += 1;
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(RESUME_DELAY_MS);
         try {
           const { items, revision: now } = await this.datastore.blocks.listWithRevision();
           this.tracker.forget();

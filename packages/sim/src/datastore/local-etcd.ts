@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sleep } from '@ipamkit/models';
 import { SimStepError } from '../errors.js';
 
 export const ETCD_BINARY = '/usr/bin/etcd';
@@ -27,6 +28,9 @@ function freePort(): Promise<number> {
   });
 }
 
+/** How often a starting etcd is asked whether it is healthy. */
+const HEALTH_POLL_MS = 50;
+
 async function healthy(endpoint: string, timeoutMs: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -38,7 +42,7 @@ async function healthy(endpoint: string, timeoutMs: number, child: ChildProcess)
     } catch {
       // Not listening yet.
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(HEALTH_POLL_MS);
   }
   throw new SimStepError('etcd', `etcd at ${endpoint} was not healthy within ${timeoutMs} ms`);
 }

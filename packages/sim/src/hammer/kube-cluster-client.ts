@@ -1,3 +1,4 @@
+import { retry } from '@ipamkit/models';
 import { SimStepError } from '../errors.js';
 
 /** What the hammer's kubelet and cluster user need of the API: pods, Services, nodes. */
@@ -15,6 +16,11 @@ export interface ListedService {
 
 const RETRIABLE = new Set([409, 429, 500, 503]);
 const ATTEMPTS = 50;
+/** 5 ms doubling to 200 ms between attempts. */
+const BACKOFF = { baseMs: 5, capMs: 200 };
+
+/** A failure worth another attempt: no answer at all, or a status in RETRIABLE. */
+class RetriableFailure extends SimStepError {}
 
 /**
  * The cluster's own writes (kubelet, users) through the API, retried as client-go retries them:
@@ -26,29 +32,25 @@ export class KubeClusterClient {
 
   constructor(private readonly target: KubeTarget) {}
 
-  private async request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: unknown }> {
-    for (let attempt = 1; ; attempt++) {
-      let status: number;
-      let json: unknown;
+  private request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: unknown }> {
+    const once = async (): Promise<{ status: number; json: unknown }> => {
+      let answer: { status: number; json: unknown };
       try {
         const res = await fetch(`${this.target.url}${path}`, {
           method,
           headers: { authorization: `Bearer ${this.target.token}`, 'content-type': contentType },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
-        status = res.status;
-        json = await res.json();
+        answer = { status: res.status, json: await res.json() };
       } catch (err) {
-        if (attempt >= ATTEMPTS) throw new SimStepError('kube', `${method} ${path}: ${String(err)}`);
-        status = 503;
-        json = undefined;
+        throw new RetriableFailure('kube', `${method} ${path}: ${String(err)}`);
       }
-      const done = status < 300 || (method === 'POST' && status === 409 && isAlreadyExists(json)) || (method === 'DELETE' && status === 404);
-      if (done) return { status, json };
-      if (!RETRIABLE.has(status) || attempt >= ATTEMPTS) throw new SimStepError('kube', `${method} ${path} answered ${status}`);
-      this.retries += 1;
-      await new Promise((r) => setTimeout(r, Math.min(200, 5 * attempt)));
-    }
+      const { status, json } = answer;
+      if (status < 300 || (method === 'POST' && status === 409 && isAlreadyExists(json)) || (method === 'DELETE' && status === 404)) return answer;
+      const failure = RETRIABLE.has(status) ? RetriableFailure : SimStepError;
+      throw new failure('kube', `${method} ${path} answered ${status}`);
+    };
+    return retry(once, { attempts: ATTEMPTS, backoff: BACKOFF, isRetryable: (err) => err instanceof RetriableFailure, onRetry: () => (this.retries += 1) });
   }
 
   async createNode(name: string, labels: Record<string, string>): Promise<void> {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '@ipamkit/ipam-core';
 import { createDatastore, type DatastoreConfig } from '@ipamkit/ipam-datastore';
+import { sleep } from '@ipamkit/models';
 import { finalCheck, type FinalCheckResult } from '../checks/final-check.js';
 import { resultAddresses } from '../run/cni-driver.js';
 import { netConfFor } from '../run/node-worker.js';
@@ -21,7 +22,6 @@ import { SupervisedProcess } from './supervised-process.js';
 const POD_POOL = { name: 'hammer-v4', cidr: '10.200.0.0/16', blockSize: 26, ipipMode: 'Always' as const };
 const LB_POOL = { name: 'hammer-lb', cidr: '10.201.0.0/24', blockSize: 28, allowedUses: ['LoadBalancer' as const] };
 const SERVICE_NAMESPACE = 'default';
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * `ipamkit-sim hammer --all-callers` (design/sim.md, "All callers"): every caller of IPAM at once,

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { GcController } from '@ipamkit/gc';
 import { systemClock } from '@ipamkit/ipam-core';
 import { createDatastore, type DatastoreConfig } from '@ipamkit/ipam-datastore';
+import { retry } from '@ipamkit/models';
 import { finalCheck } from '../checks/final-check.js';
 import { SequenceMonitor } from '../checks/sequence-monitor.js';
 import { startLocalEtcd, type LocalEtcd } from '../datastore/local-etcd.js';
@@ -69,6 +70,8 @@ export function hammerWorkerPath(): string {
 }
 
 const START_ATTEMPTS = 4;
+/** 2 s, then 4 s, then 8 s between attempts to start an allocator process. */
+const START_BACKOFF = { baseMs: 2_000, capMs: 8_000 };
 const POOL = { name: 'hammer-v4', cidr: '10.200.0.0/16', blockSize: 26 };
 
 /**
@@ -116,14 +119,7 @@ export async function runHammer(partial: Partial<HammerOptions> = {}, progress?:
     const startAllocator = async (node: SimNode): Promise<AllocatorProcess> => {
       // A start can fail for reasons outside the hammer (a dependency's dist/ being rebuilt on a
       // shared checkout): retry a few times before giving the run up.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await AllocatorProcess.start(workerPath, workerConfig(node));
-        } catch (err) {
-          if (attempt >= START_ATTEMPTS || aborted) throw err;
-          await new Promise((r) => setTimeout(r, 2000 * attempt));
-        }
-      }
+      return retry(() => AllocatorProcess.start(workerPath, workerConfig(node)), { attempts: START_ATTEMPTS, isRetryable: () => !aborted, backoff: START_BACKOFF });
     };
     let aborted = false;
     for (const node of cluster.nodes) procs.push(await startAllocator(node));

@@ -3,14 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ipamShow, renderShow, type ClusterState } from '@ipamkit/cli';
 import { GcController } from '@ipamkit/gc';
-import { createIpamClient, systemClock } from '@ipamkit/ipam-core';
+import { countingDatastore, createIpamClient, systemClock } from '@ipamkit/ipam-core';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { LbController, MemoryLbClusterView } from '@ipamkit/lb-alloc';
 import type { Datastore } from '@ipamkit/models';
 import { reconcileTunnelAddresses } from '@ipamkit/tunnel-alloc';
 import { finalCheck, type FinalCheckResult } from '../checks/final-check.js';
 import { SequenceMonitor } from '../checks/sequence-monitor.js';
-import { countingDatastore, RoundTripCounter } from '../datastore/counting-datastore.js';
 import { startLocalEtcd, type LocalEtcd } from '../datastore/local-etcd.js';
 import { simDatastoreConfig } from '../datastore/sim-datastore-config.js';
 import { SimStepError } from '../errors.js';
@@ -159,8 +158,9 @@ export async function runSim(partial: Partial<RunOptions> = {}, hooks: SimHooks 
       }
     };
     const workers = cluster.nodes.map((node) => {
-      const counter = new RoundTripCounter();
-      const driver = o.spawn ? spawnDriver() : inProcessDriver(countingDatastore(ds, counter));
+      const counting = countingDatastore(ds);
+      // The simulator owns the real datastore: a view must never close it.
+      const driver = o.spawn ? spawnDriver() : inProcessDriver({ ...counting.datastore, close: () => Promise.resolve() });
       return runNodeWorker(node, {
         cluster,
         driver,
@@ -168,7 +168,7 @@ export async function runSim(partial: Partial<RunOptions> = {}, hooks: SimHooks 
         stats,
         random,
         lostDeleteRatio: o.lostDeleteRatio,
-        roundTrips: o.spawn ? undefined : () => counter.count,
+        roundTrips: o.spawn ? undefined : () => counting.counts().requests,
         netConf: (n) => netConfFor(n, backend.confKeys),
         onStep: () => {
           steps += 1;

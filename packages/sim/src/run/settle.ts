@@ -1,5 +1,5 @@
 import type { GcController } from '@ipamkit/gc';
-import type { Datastore } from '@ipamkit/models';
+import { type Datastore, sleep } from '@ipamkit/models';
 import { allocatedAddresses, orphanViolations } from '../checks/accounting-checks.js';
 
 /** What must be true once the GC has caught up with everything the run deleted. */
@@ -48,6 +48,6 @@ export async function settle(args: { ds: Datastore; gc: GcController; target: Se
     const timedOut = Date.now() - start > args.timeoutMs;
     if (passError !== undefined && (failedPasses >= MAX_FAILED_PASSES || timedOut)) return { left: [passError, ...left], ms: Date.now() - start };
     if ((passError === undefined && left.length === 0) || timedOut) return { left, ms: Date.now() - start };
-    await new Promise((r) => setTimeout(r, args.pollMs));
+    await sleep(args.pollMs);
   }
 }

@@ -5,8 +5,12 @@ import {
   NotFoundError,
   type Datastore,
   type DatastoreTx,
+  sleep,
 } from '@ipamkit/models';
 import { allocateFirst, content, sampleAffinity, sampleBlock, sampleHandle } from './contract-fixtures.js';
+
+/** How long a transaction pauses between its reads so a racing write lands in between. */
+const RACER_WINDOW_MS = 50;
 
 type Transact = <R>(body: (tx: DatastoreTx) => Promise<R>) => Promise<R>;
 
@@ -93,7 +97,7 @@ export function transactContract(ds: () => Datastore, declared: boolean): void {
           const first = await t.blocks.get('10.0.0.0/30');
           racer ??= outcome(ds().blocks.update({ ...allocateFirst(content(block), 'racer'), revision: block.revision }));
           // Give the racer every chance to run before the second read.
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await sleep(RACER_WINDOW_MS);
           const second = await t.blocks.get('10.0.0.0/30');
           reads.push(first.revision, second.revision);
           t.write({ op: 'update', kind: 'block', value: { ...allocateFirst(content(first), 'tx'), revision: first.revision } });

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync, openSync, closeSync, readFileSync } fr
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sleep } from '@ipamkit/models';
 import { enableEtcdAuth, ETCD_ROOT_USER, type EtcdCredentials } from './etcd-auth.js';
 import { DEFAULT_OPENSSL_BINARY, generateEtcdCertificates, type EtcdTlsFiles } from './etcd-certs.js';
 import { etcdHealthy } from './etcd-health.js';
@@ -193,7 +194,7 @@ async function waitHealthy(endpoint: string, timeoutMs: number, logPath: string,
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await etcdHealthy(endpoint, tls)) return;
-    await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
+    await sleep(HEALTH_POLL_MS);
   }
   throw new EtcdStartError(`etcd at ${endpoint} not healthy after ${timeoutMs} ms: ${tail(logPath)}`);
 }

@@ -1,3 +1,4 @@
+import { backoffDelay, sleep } from '@ipamkit/models';
 import { Range, type Etcd3, type IKeyValue, type IWatchResponse, type Watcher } from 'etcd3';
 import type { WireWatch, WireWatchHandlers, WireWatchRequest } from './etcd-wire.js';
 import { grpcWireError } from './grpc-errors.js';
@@ -8,8 +9,8 @@ import { EtcdWireError } from './wire-error.js';
 const MAX_CONNECTS_WITHOUT_DATA = 5;
 /** Moves to a fresh client in a row (etcd forgot our token each time) before the watch gives up. */
 const MAX_TOKEN_RENEWALS = 5;
-/** Pause before the first move; doubles each time (a just-restarted etcd may still drop new tokens). */
-const RENEWAL_DELAY_MS = 100;
+/** Pause before the first move, 100 ms doubling (a just-restarted etcd may still drop new tokens). */
+const RENEWAL_BACKOFF = { baseMs: 100, capMs: 100 * 2 ** (MAX_TOKEN_RENEWALS - 1) };
 
 /**
  * A watch over etcd3's watcher. etcd3 re-establishes a broken stream by itself; this keeps its
@@ -99,7 +100,7 @@ export async function startGrpcWatch(wire: GrpcEtcdWire, request: WireWatchReque
         if (ended || !isForgottenToken(err) || renewals >= MAX_TOKEN_RENEWALS) throw err;
         renewals += 1;
       }
-      await new Promise((resolve) => setTimeout(resolve, RENEWAL_DELAY_MS * 2 ** (renewals - 1)));
+      await sleep(backoffDelay(RENEWAL_BACKOFF, renewals - 1));
       target = wire.newClient();
       owned.push(target);
     }
@@ -115,7 +116,7 @@ export async function startGrpcWatch(wire: GrpcEtcdWire, request: WireWatchReque
 
   /** A running watch etcd cancelled for a forgotten token: re-create it on a fresh client. */
   const renew = async (): Promise<void> => {
-    await new Promise((resolve) => setTimeout(resolve, RENEWAL_DELAY_MS * 2 ** (renewals - 1)));
+    await sleep(backoffDelay(RENEWAL_BACKOFF, renewals - 1));
     if (ended) return;
     const client = wire.newClient();
     owned.push(client);

@@ -1,4 +1,5 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import { backoffDelay, retry, sleep } from '@ipamkit/models';
 import type { WireWatch, WireWatchEvent, WireWatchHandlers, WireWatchRequest } from './etcd-wire.js';
 import type { HttpTransport } from './http-transport.js';
 import { gatewayError } from './http-transport.js';
@@ -7,8 +8,8 @@ import { EtcdWireError } from './wire-error.js';
 
 /** Re-established streams in a row that delivered nothing before the watch gives up (as the grpc client). */
 const MAX_CONNECTS_WITHOUT_DATA = 5;
-const RECONNECT_FIRST_MS = 50;
-const RECONNECT_MAX_MS = 2_000;
+/** 50 ms doubling to 2 s between attempts to reopen a broken stream. */
+const RECONNECT_BACKOFF = { baseMs: 50, capMs: 2_000 };
 
 interface JsonEvent {
   readonly type?: 'PUT' | 'DELETE';
@@ -169,22 +170,17 @@ class HttpWatch implements WireWatch {
 
   /** After a stream broke: open it again from `owed`, backing off while etcd is unreachable. */
   private async reconnect(): Promise<void> {
-    let delay = RECONNECT_FIRST_MS;
     // A stream that broke before delivering anything (etcd still dropping fresh tokens after a
     // restart, say) is not reopened at once: back off by how many did so in a row.
-    if (this.connectsWithoutData > 0) await new Promise((resolve) => setTimeout(resolve, RECONNECT_FIRST_MS * 2 ** (this.connectsWithoutData - 1)));
-    while (!this.cancelled && !this.ended) {
-      try {
-        await this.connect();
-        return;
-      } catch (err) {
-        if (!(err instanceof EtcdWireError) || err.kind !== 'unavailable') {
-          this.fail(err);
-          return;
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+    if (this.connectsWithoutData > 0) await sleep(backoffDelay(RECONNECT_BACKOFF, this.connectsWithoutData - 1));
+    try {
+      await retry(() => (this.cancelled || this.ended ? Promise.resolve() : this.connect()), {
+        attempts: Infinity,
+        backoff: RECONNECT_BACKOFF,
+        isRetryable: (err) => err instanceof EtcdWireError && err.kind === 'unavailable',
+      });
+    } catch (err) {
+      this.fail(err);
     }
   }
 
