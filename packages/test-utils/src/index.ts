@@ -3,3 +3,4 @@ export * from './contract/index.js';
 export * from './etcd/index.js';
 export * from './kube-api-server/index.js';
 export * from './controller-process/index.js';
+export * from './missing-package/index.js';
