@@ -240,6 +240,14 @@ describe('deploy/Dockerfile', () => {
     }
   });
 
+  it('leaves every executable, its addon and its work files out of its package\'s npm tarball', () => {
+    for (const { file, sqliteAddon } of builtExecutables()) {
+      const [, pkg = '', , name = ''] = file.split('/');
+      const { files } = JSON.parse(readFileSync(path.join(REPO, 'packages', pkg, 'package.json'), 'utf8')) as { files: string[] };
+      expect(files, pkg).toEqual(expect.arrayContaining([`!dist/${name}`, '!dist/sea', ...(sqliteAddon === undefined ? [] : ['!dist/better_sqlite3.node'])]));
+    }
+  });
+
   it.each(['base', 'overlays/kubernetes', 'overlays/etcd'])('installs every command the rendered %s runs', (dir) => {
     const installed = new Set(dockerfileCopies().map((c) => c.installed));
     const commands = render(dir).filter(isWorkload).flatMap(containersOf).map((c) => (c.command as string[] | undefined)?.[0]);
