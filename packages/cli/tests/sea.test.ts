@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertPluginBuilt, CNI_DIST } from './install-cni-helpers.js';
 
 // The single executable the image ships (design/cli.md, "Single executable"), exec'd as an
 // operator or the DaemonSet's install-cni step does: no node, no node_modules; SQLite through the
@@ -33,8 +34,8 @@ describe('the ipamkit single executable', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function ipamkit(args: readonly string[], input?: string): { status: number | null; stdout: string; stderr: string } {
-    const result = spawnSync(SEA, args, { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '' }, ...(input === undefined ? {} : { input }) });
+  function ipamkit(args: readonly string[], input?: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+    const result = spawnSync(SEA, args, { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', ...env }, ...(input === undefined ? {} : { input }) });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
   }
   const onSqlite = (args: readonly string[]): string[] => ['--datastore', 'sqlite', '--sqlite-path', db, ...args];
@@ -55,5 +56,17 @@ describe('the ipamkit single executable', () => {
     expect(shown.stderr).toBe('');
     expect(shown.status).toBe(0);
     expect(shown.stdout).toContain('10.77.0.0/16');
+  });
+
+  it('runs install-cni as the DaemonSet does, the plugin taken from IPAMKIT_PLUGIN_DIR: copies the plugin, writes the conflist, creates the node', () => {
+    assertPluginBuilt();
+    const binDir = join(dir, 'opt/cni/bin');
+    const netDir = join(dir, 'etc/cni/net.d');
+    const run = ipamkit(onSqlite(['install-cni', '--bin-dir', binDir, '--net-dir', netDir, '--service-account-dir', join(dir, 'none'), '--node-name', 'node-a']), undefined, { IPAMKIT_PLUGIN_DIR: CNI_DIST });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('created node node-a');
+    for (const name of ['calico-ipam', 'better_sqlite3.node']) expect(readFileSync(join(binDir, name)).equals(readFileSync(join(CNI_DIST, name))), name).toBe(true);
+    expect(JSON.parse(readFileSync(join(netDir, '10-calico.conflist'), 'utf8'))).toMatchObject({ plugins: [{ type: 'ptp', datastore_type: 'sqlite', sqlite_path: db }] });
   });
 });
