@@ -66,7 +66,7 @@ function leftOutPlugin(sea: SeaBundle): Plugin {
  * `bindings` replaced by tools/sea/sea-bindings.cjs (the addon beside the executable), `import()`
  * turned into `require`, minified. `overrides.esbuildPlugins` run after the stand-ins.
  */
-export function seaBuild(entry: Options['entry'], sea: SeaBundle, overrides: Options = {}): Options {
+export function seaBuild(entry: NonNullable<Options['entry']>, sea: SeaBundle, overrides: Options = {}): Options {
   const { esbuildPlugins = [], esbuildOptions, ...rest } = overrides;
   return {
     entry,
