@@ -2,38 +2,7 @@ import * as nodeCrypto from 'node:crypto';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { binBuild, libraryBuild } from '../../tsup.shared.mts';
-
-
-/** The module that stands in for a client left out of the executable: a clear error, or a require from node_modules. */
-function unbundledClient(name: string): string {
-  const why = `${name} is not inside the calico-ipam executable`;
-  // An ES module cannot be loaded inside a single executable at all (no dynamic import there).
-  if (name === '@kubernetes/client-node') {
-    return `module.exports = (() => {
-  throw new Error(${JSON.stringify(`${why} (it is an ES module, which a single executable cannot load): use a kubeconfig the built-in loader reads, or run dist/calico-ipam.cjs with node`)});
-})();`;
-  }
-  return `let loaded;
-try {
-  loaded = require('node:module').createRequire(process.execPath)(${JSON.stringify(name)});
-} catch (err) {
-  throw new Error(${JSON.stringify(`${why} and no node_modules beside it has it`)} + ' (' + (err instanceof Error ? err.message : String(err)) + '); run dist/calico-ipam.cjs with node for this datastore setting');
-}
-module.exports = loaded;`;
-}
-
-/**
- * Inside a single executable `require` loads only builtins. The clients a plugin call no longer
- * needs (etcd3 with gRPC, @kubernetes/client-node) are not bundled into it; their fallback paths
- * fail with a clear error (etcd3 loads from a node_modules reachable from the executable, if any).
- */
-const notInsideTheExecutable: Plugin = {
-  name: 'calico-ipam-sea-unbundled',
-  setup(build) {
-    build.onResolve({ filter: /^(etcd3|@kubernetes\/client-node)$/ }, (args) => ({ path: args.path, namespace: 'sea-unbundled' }));
-    build.onLoad({ filter: /.*/, namespace: 'sea-unbundled' }, (args) => ({ loader: 'js', contents: unbundledClient(args.path) }));
-  },
-};
+import { seaBuild } from '../../tools/sea/tsup-sea.mts';
 
 /**
  * `node:crypto` costs several milliseconds to load, and our packages import it at their top level
@@ -89,26 +58,21 @@ export default defineConfig([
       },
     },
   ),
-  // The main script of the single executable (scripts/build-sea.mjs turns it into dist/calico-ipam):
-  // everything bundled, better-sqlite3's `bindings` replaced by a loader of the addon beside the
-  // executable.
-  binBuild(
+  // The bundle inside the single executable (design/README.md, "Single executables";
+  // tools/sea/build-sea.mjs turns it into dist/calico-ipam). Inside an executable `require` loads
+  // only builtins: the clients a plugin call no longer needs (etcd3 with gRPC,
+  // @kubernetes/client-node) stay out; their fallback paths fail with a clear error (etcd3 loads
+  // from a node_modules reachable from the executable, if any).
+  seaBuild(
     { 'calico-ipam': 'src/bin/calico-ipam.ts' },
     {
-      outDir: 'dist/sea',
-      format: ['cjs'],
-      outExtension: () => ({ js: '.cjs' }),
-      banner: {},
-      noExternal: [/./],
-      splitting: false,
-      sourcemap: false,
-      minify: true,
-      removeNodeProtocol: false,
-      esbuildPlugins: [notInsideTheExecutable, lazyCrypto],
-      esbuildOptions(options) {
-        options.alias = { bindings: './scripts/sea-bindings.cjs' };
-        options.supported = { ...options.supported, ...REQUIRE_NOT_IMPORT };
+      executable: 'calico-ipam',
+      fallback: 'dist/calico-ipam.cjs',
+      leftOut: {
+        etcd3: 'node_modules',
+        '@kubernetes/client-node': { esModule: 'use a kubeconfig the built-in loader reads, or run dist/calico-ipam.cjs with node' },
       },
     },
+    { esbuildPlugins: [lazyCrypto] },
   ),
 ]);

@@ -1,5 +1,6 @@
 import { defineConfig } from 'tsup';
 import { binBuild, libraryBuild } from '../../tsup.shared.mts';
+import { binSeaBuild } from '../../tools/sea/tsup-sea.mts';
 
 // The Kubernetes client is loaded from the consumer's install, never bundled.
 const external = ['@kubernetes/client-node'];
@@ -8,4 +9,6 @@ export default defineConfig([
   // `kubernetes` is a subpath export so that importing the library never loads the client.
   libraryBuild({ entry: { index: 'src/index.ts', kubernetes: 'src/cluster-view/kubernetes/index.ts' }, clean: false, external }),
   binBuild({ bin: 'src/bin.ts' }, { external }),
+  // dist/sea/ipamkit-lb-alloc.cjs, which tools/sea/build-sea.mjs makes the single executable dist/ipamkit-lb-alloc.
+  binSeaBuild('ipamkit-lb-alloc'),
 ]);

@@ -1,4 +1,5 @@
 import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
+import packageJson from '../package.json' with { type: 'json' };
 import { parseDuration, runControllerMain, stringFlag } from '@ipamkit/kube-runtime';
 import { gcDatastoreConfig } from './datastore-config.js';
 import { DEFAULT_METRICS_PORT } from './constants.js';
@@ -25,6 +26,7 @@ let kube: ReturnType<typeof kubernetes> | undefined;
 runControllerMain({
   name: 'ipamkit-gc',
   usage: USAGE,
+  version: packageJson.version,
   flags: { 'leak-grace-period': { type: 'string' } },
   defaultMetricsPort: DEFAULT_METRICS_PORT,
   metricsPortEnv: 'IPAMKIT_GC_METRICS_PORT',

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -190,6 +190,69 @@ describe.each(['base', 'overlays/kubernetes', 'overlays/etcd'])('deploy/%s', (di
     const images = objects.filter(isWorkload).flatMap(containersOf).map((c) => c.image);
     expect(images.length).toBe(4);
     expect(new Set(images)).toEqual(new Set(['ghcr.io/example/ipamkit:0.1.0']));
+  });
+});
+
+/** What a package's sea.config.json says of its single executable (design/README.md, "Single executables"). */
+interface SeaExecutable {
+  readonly file: string;
+  readonly sqliteAddon: string | undefined;
+}
+
+/** Every single executable the packages build, as repository paths: `packages/<pkg>/dist/<name>`. */
+function builtExecutables(): SeaExecutable[] {
+  return readdirSync(path.join(REPO, 'packages'))
+    .filter((pkg) => existsSync(path.join(REPO, 'packages', pkg, 'sea.config.json')))
+    .map((pkg) => {
+      const config = JSON.parse(readFileSync(path.join(REPO, 'packages', pkg, 'sea.config.json'), 'utf8')) as { name: string; sqliteAddon?: boolean };
+      return { file: `packages/${pkg}/dist/${config.name}`, sqliteAddon: config.sqliteAddon === true ? `packages/${pkg}/dist/better_sqlite3.node` : undefined };
+    });
+}
+
+/** The Dockerfile's COPY instructions: each source and the absolute path it is installed at. */
+function dockerfileCopies(): { source: string; installed: string }[] {
+  const text = readFileSync(path.join(DEPLOY, 'Dockerfile'), 'utf8');
+  return [...text.matchAll(/^COPY\s+(.+)$/gm)].flatMap((m) => {
+    const words = (m[1] ?? '').trim().split(/\s+/);
+    const destination = words.at(-1) ?? '';
+    const sources = words.slice(0, -1);
+    if (!destination.endsWith('/') && sources.length !== 1) throw new Error(`COPY of several files into ${destination}, which is not a directory`);
+    return sources.map((source) => ({ source, installed: destination.endsWith('/') ? path.posix.join(destination, path.posix.basename(source)) : destination }));
+  });
+}
+
+describe('deploy/Dockerfile', () => {
+  it('copies exactly the single executables the packages build, each beside a SQLite addon when its bundle opens SQLite', () => {
+    const executables = builtExecutables();
+    const copies = dockerfileCopies();
+    expect(executables.map((e) => e.file).sort()).toEqual(['packages/cli/dist/ipamkit', 'packages/cni/dist/calico-ipam', 'packages/gc/dist/ipamkit-gc', 'packages/lb-alloc/dist/ipamkit-lb-alloc', 'packages/tunnel-alloc/dist/ipamkit-tunnel-alloc']);
+    const addons = new Set(executables.flatMap((e) => (e.sqliteAddon === undefined ? [] : [e.sqliteAddon])));
+    // No source that is not a built executable or its addon: the image holds nothing else.
+    for (const { source } of copies) expect(executables.some((e) => e.file === source) || addons.has(source), source).toBe(true);
+    for (const executable of executables) {
+      const installed = copies.filter((c) => c.source === executable.file).map((c) => c.installed);
+      expect(installed, executable.file).toHaveLength(1);
+      const [at = ''] = installed;
+      expect(path.posix.basename(at)).toBe(path.posix.basename(executable.file));
+      if (executable.sqliteAddon !== undefined) {
+        expect(copies.some((c) => addons.has(c.source) && c.installed === path.posix.join(path.posix.dirname(at), 'better_sqlite3.node')), `no better_sqlite3.node beside ${at}`).toBe(true);
+      }
+    }
+  });
+
+  it('leaves every executable, its addon and its work files out of its package\'s npm tarball', () => {
+    for (const { file, sqliteAddon } of builtExecutables()) {
+      const [, pkg = '', , name = ''] = file.split('/');
+      const { files } = JSON.parse(readFileSync(path.join(REPO, 'packages', pkg, 'package.json'), 'utf8')) as { files: string[] };
+      expect(files, pkg).toEqual(expect.arrayContaining([`!dist/${name}`, '!dist/sea', ...(sqliteAddon === undefined ? [] : ['!dist/better_sqlite3.node'])]));
+    }
+  });
+
+  it.each(['base', 'overlays/kubernetes', 'overlays/etcd'])('installs every command the rendered %s runs', (dir) => {
+    const installed = new Set(dockerfileCopies().map((c) => c.installed));
+    const commands = render(dir).filter(isWorkload).flatMap(containersOf).map((c) => (c.command as string[] | undefined)?.[0]);
+    expect(commands).toHaveLength(4);
+    for (const command of commands) expect(installed.has(command ?? ''), `${String(command)} is not in the image`).toBe(true);
   });
 });
 

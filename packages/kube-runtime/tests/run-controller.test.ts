@@ -58,6 +58,7 @@ function harness(argv: string[]): Harness {
   const definition: ControllerDefinition<{ mode: string }> = {
     name: 'test-controller',
     usage: 'Usage: test-controller',
+    version: '9.8.7',
     flags: { mode: { type: 'string' } },
     defaultMetricsPort: 0,
     metricsPortEnv: 'TEST_METRICS_PORT',
@@ -129,8 +130,16 @@ describe('runController', () => {
     vi.restoreAllMocks();
   });
 
+  it('answers --version and --help with the definition\'s version and usage, starting nothing', async () => {
+    const printed: string[] = [];
+    const definition: ControllerDefinition<object> = { name: 'x', usage: 'Usage: x', version: '1.2.3', flags: {}, defaultMetricsPort: -1, metricsPortEnv: 'X', configure: () => ({}), createElector: () => new FakeElector(), start: () => Promise.reject(new Error('not reached')), runningMessage: '' };
+    expect(await runController(definition, { argv: ['--version'], env: {}, stdout: (t) => printed.push(t) })).toBe(0);
+    expect(await runController(definition, { argv: ['--help'], env: {}, stdout: (t) => printed.push(t) })).toBe(0);
+    expect(printed).toEqual(['1.2.3\n', 'Usage: x\n']);
+  });
+
   it('refuses a bad flag value before starting anything', async () => {
-    await expect(runController({ name: 'x', usage: '', flags: {}, defaultMetricsPort: 0, metricsPortEnv: 'X', configure: () => ({}), createElector: () => new FakeElector(), start: () => Promise.reject(new Error('not reached')), runningMessage: '' }, { argv: ['--metrics-port', 'nine'], env: {} })).rejects.toThrow(ControllerConfigError);
-    await expect(runController({ name: 'x', usage: '', flags: {}, defaultMetricsPort: 0, metricsPortEnv: 'X', configure: () => ({}), createElector: () => new FakeElector(), start: () => Promise.reject(new Error('not reached')), runningMessage: '' }, { argv: ['--lease-duration', 'soon'], env: {} })).rejects.toThrow('invalid duration "soon"');
+    await expect(runController({ name: 'x', usage: '', version: '0', flags: {}, defaultMetricsPort: 0, metricsPortEnv: 'X', configure: () => ({}), createElector: () => new FakeElector(), start: () => Promise.reject(new Error('not reached')), runningMessage: '' }, { argv: ['--metrics-port', 'nine'], env: {} })).rejects.toThrow(ControllerConfigError);
+    await expect(runController({ name: 'x', usage: '', version: '0', flags: {}, defaultMetricsPort: 0, metricsPortEnv: 'X', configure: () => ({}), createElector: () => new FakeElector(), start: () => Promise.reject(new Error('not reached')), runningMessage: '' }, { argv: ['--lease-duration', 'soon'], env: {} })).rejects.toThrow('invalid duration "soon"');
   });
 });

@@ -1,4 +1,5 @@
 import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
+import packageJson from '../package.json' with { type: 'json' };
 import { runControllerMain, stringFlag } from '@ipamkit/kube-runtime';
 import { lbDatastoreConfig } from './datastore-config.js';
 import { DEFAULT_METRICS_PORT, FULL_SYNC_INTERVAL_MS } from './constants.js';
@@ -32,6 +33,7 @@ const kubernetes = () => import('./cluster-view/kubernetes/index.js');
 runControllerMain({
   name: 'ipamkit-lb-alloc',
   usage: USAGE,
+  version: packageJson.version,
   flags: { 'assign-ips': { type: 'string' }, 'full-sync-interval-seconds': { type: 'string' } },
   defaultMetricsPort: DEFAULT_METRICS_PORT,
   metricsPortEnv: 'IPAMKIT_LB_METRICS_PORT',

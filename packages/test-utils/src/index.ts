@@ -85,3 +85,4 @@ export {
   unjustifiedGrants,
 } from './kube-api-server/role-bound-server.js';
 export { type FieldError, type OpenApiSchema, validateAgainstSchema } from './kube-api-server/schema-validator.js';
+export { writeMissingPackagePreload } from './missing-package/index.js';

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { type Datastore, jsonLineLogger } from '@ipamkit/models';
 import { createIpamClient } from '@ipamkit/ipam-core';
 import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
+import packageJson from '../package.json' with { type: 'json' };
 import { tunnelDatastoreConfig } from './datastore-config.js';
 import { NodeNameMissingError, TunnelOptionError } from './errors.js';
 import { reconcileTunnelAddresses } from './reconcile-tunnel-addresses.js';
@@ -17,7 +18,7 @@ export interface TunnelCliIo {
   readonly signal?: AbortSignal;
 }
 
-const USAGE = `Usage: ipamkit-tunnel-alloc [--run-once] [--wireguard-ipv4 infer|enabled|disabled] [--wireguard-ipv6 infer|enabled|disabled]
+const USAGE = `Usage: ipamkit-tunnel-alloc [--run-once] [--wireguard-ipv4 infer|enabled|disabled] [--wireguard-ipv6 infer|enabled|disabled] [--version]
 
 Allocates this node's IPIP, VXLAN and WireGuard tunnel addresses from IPAM and records them on the
 Node. Environment: NODENAME (required), DATASTORE_TYPE and its companions, USE_POD_CIDR,
@@ -91,12 +92,17 @@ export async function runTunnelAllocCli(io: TunnelCliIo): Promise<number> {
         'wireguard-ipv4': { type: 'string' },
         'wireguard-ipv6': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
     });
     if (values.help) {
       io.stdout(USAGE);
+      return 0;
+    }
+    if (values.version) {
+      io.stdout(`${packageJson.version}\n`);
       return 0;
     }
     runOnce = values['run-once'];

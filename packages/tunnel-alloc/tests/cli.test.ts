@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Datastore, Node } from '@ipamkit/models';
@@ -146,5 +146,11 @@ describe('runTunnelAllocCli', () => {
     const r = io(['--help'], {});
     expect(await runTunnelAllocCli(r.io)).toBe(0);
     expect(r.out.join('')).toContain('Usage: ipamkit-tunnel-alloc [--run-once]');
+  });
+
+  it('prints the package version for --version, needing no NODENAME', async () => {
+    const r = io(['--version'], {});
+    expect(await runTunnelAllocCli(r.io)).toBe(0);
+    expect(r.out.join('')).toBe(`${(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version}\n`);
   });
 });

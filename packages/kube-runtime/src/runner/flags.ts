@@ -12,10 +12,13 @@ export const COMMON_FLAGS = {
   'lease-duration': { type: 'string' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean' },
+  version: { type: 'boolean' },
 } as const satisfies FlagOptions;
 
 export interface CommonSettings {
   readonly help: boolean;
+  /** `--version`: print the bin's version and exit 0. */
+  readonly version: boolean;
   readonly verbose: boolean;
   /** -1 disables the metrics server; 0 picks a free port. */
   readonly metricsPort: number;
@@ -48,6 +51,7 @@ export function commonSettings(values: FlagValues, env: NodeJS.ProcessEnv, defau
   const inCluster = (env['KUBERNETES_SERVICE_HOST'] ?? '') !== '';
   return {
     help: values['help'] === true,
+    version: values['version'] === true,
     verbose: values['verbose'] === true,
     metricsPort,
     leaderElect: values['leader-elect'] === true || inCluster,

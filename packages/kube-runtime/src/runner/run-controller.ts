@@ -31,6 +31,8 @@ export interface ControllerDefinition<C> {
   /** The bin's name: prefixes error messages, names the Lease. */
   readonly name: string;
   readonly usage: string;
+  /** What `--version` prints: the package's version. */
+  readonly version: string;
   /** The controller's own flags, besides the common ones (`--metrics-port`, `--leader-elect`, ...). */
   readonly flags: FlagOptions;
   readonly defaultMetricsPort: number;
@@ -80,8 +82,8 @@ export async function runController<C>(definition: ControllerDefinition<C>, io: 
   const env = io.env ?? process.env;
   const values = parseFlags(io.argv ?? process.argv.slice(2), definition.flags);
   const settings = commonSettings(values, env, { metricsPort: definition.defaultMetricsPort, metricsPortEnv: definition.metricsPortEnv, hostname: hostname() });
-  if (settings.help) {
-    (io.stdout ?? ((t: string) => process.stdout.write(t)))(`${definition.usage}\n`);
+  if (settings.help || settings.version) {
+    (io.stdout ?? ((t: string) => process.stdout.write(t)))(`${settings.help ? definition.usage : definition.version}\n`);
     return 0;
   }
   const config = definition.configure(values, env);

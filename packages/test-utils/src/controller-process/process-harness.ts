@@ -11,9 +11,14 @@ export interface BinProcess {
   terminate(): Promise<{ code: number | null; ms: number }>;
 }
 
+/**
+ * Spawns `bin` as an operator would: a script (`.js`, `.cjs`, `.mjs`) under this node, anything
+ * else (a single executable) exec'd directly.
+ */
 export function spawnBin(bin: string, args: string[], env: NodeJS.ProcessEnv): BinProcess {
   const { NODE_EXTRA_CA_CERTS: _unused, ...inherited } = process.env;
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const [command, commandArgs] = /\.[cm]?js$/.test(bin) ? [process.execPath, [bin, ...args]] : [bin, args];
+  const child = spawn(command, commandArgs, { env: { ...inherited, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let buffered = '';
   const waiters: { msg: string; resolve: (line: Record<string, unknown>) => void }[] = [];
   child.stderr.on('data', (chunk: Buffer) => {

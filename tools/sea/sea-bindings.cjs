@@ -1,6 +1,6 @@
 'use strict';
-// Stands in for the `bindings` package inside the single executable (design/cni.md, "Start-up
-// cost"): better-sqlite3 asks for its addon by file name, and the addon ships beside the
+// Stands in for the `bindings` package inside every single executable (design/README.md, "Single
+// executables"): better-sqlite3 asks for its addon by file name, and the addon ships beside the
 // executable, not in a node_modules tree.
 const { dirname, join } = require('node:path');
 
