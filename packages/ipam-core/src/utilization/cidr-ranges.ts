@@ -91,7 +91,7 @@ export function subtractRanges(a: RangeSet, b: RangeSet): RangeSet {
 }
 
 /** `r` lies wholly before address `start` of `version` in (version, start) order. */
-function isBefore(r: AddressRange | undefined, version: AddressFamily, start: bigint): boolean {
+function isBefore(r: AddressRange | undefined, version: IPVersion, start: bigint): boolean {
   return r !== undefined && (r.version < version || (r.version === version && r.end <= start));
 }
 
@@ -99,7 +99,7 @@ function isBefore(r: AddressRange | undefined, version: AddressFamily, start: bi
  * |[start, end) ∩ set| for a normalized set: a binary search for the first range that can
  * overlap, then the overlapping ranges only. O(log n + k).
  */
-export function overlapSize(set: RangeSet, version: AddressFamily, start: bigint, end: bigint): bigint {
+export function overlapSize(set: RangeSet, version: IPVersion, start: bigint, end: bigint): bigint {
   let lo = 0;
   let hi = set.length;
   while (lo < hi) {

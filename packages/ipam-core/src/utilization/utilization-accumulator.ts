@@ -1,6 +1,6 @@
 import type { BlockOrdinals, IPPool, IPReservation } from '@ipamkit/models';
 import { blockRange } from '../block/ordinals.js';
-import { parseCidr } from '../block/ip-address.js';
+import { parseBlockInterval } from '../block/ip-address.js';
 import { inUseCount } from '../block/block-queries.js';
 import { hasShortAllocations } from '../block/short-block.js';
 import { parseReservedCidrs } from '../reservations/parse-reserved-cidrs.js';
@@ -94,13 +94,13 @@ export function createUtilizationAccumulator(args: UtilizationAccumulatorArgs): 
   const selected = filter.length === 0 ? args.pools : args.pools.filter((p) => filter.includes(p.name) || filter.includes(p.cidr));
   const buckets: Bucket[] = selected.map((pool) => ({
     result: emptyPool(pool.name, pool.cidr),
-    range: rangeOfCidr(parseCidr(pool.cidr)),
+    range: rangeOfCidr(parseBlockInterval(pool.cidr)),
     blockRanges: [],
   }));
   if (filter.length === 0) {
     buckets.push({
       result: emptyPool(ORPHANED_BLOCKS_POOL.name, ORPHANED_BLOCKS_POOL.cidr),
-      range: rangeOfCidr(parseCidr(ORPHANED_BLOCKS_POOL.cidr)),
+      range: rangeOfCidr(parseBlockInterval(ORPHANED_BLOCKS_POOL.cidr)),
       blockRanges: [],
     });
   }

@@ -1,6 +1,6 @@
 import type { AllocationBlock, Datastore, IPPool, IPReservation } from '@ipamkit/models';
 import { blockRange } from '../../src/block/ordinals.js';
-import { parseCidr } from '../../src/block/ip-address.js';
+import { parseBlockInterval } from '../../src/block/ip-address.js';
 import { inUseCount, numFree } from '../../src/block/block-queries.js';
 import { createReservationFilter } from '../../src/reservations/reservation-filter.js';
 import {
@@ -86,13 +86,13 @@ export function referenceComputeUtilization(args: ComputeUtilizationArgs): PoolU
   });
   const buckets: Bucket[] = selected.map((pool) => ({
     result: empty(pool.name, pool.cidr),
-    range: rangeOfCidr(parseCidr(pool.cidr)),
+    range: rangeOfCidr(parseBlockInterval(pool.cidr)),
     blockRanges: [],
   }));
   if (filter.length === 0) {
     buckets.push({
       result: empty(ORPHANED_BLOCKS_POOL.name, ORPHANED_BLOCKS_POOL.cidr),
-      range: rangeOfCidr(parseCidr(ORPHANED_BLOCKS_POOL.cidr)),
+      range: rangeOfCidr(parseBlockInterval(ORPHANED_BLOCKS_POOL.cidr)),
       blockRanges: [],
     });
   }

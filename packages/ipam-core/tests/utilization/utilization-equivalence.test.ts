@@ -2,15 +2,13 @@ import fc from 'fast-check';
 import type { AllocationBlock, BlockOrdinalsPage, BlockPageOptions, Datastore, IPPool, IPReservation } from '@ipamkit/models';
 import { createMemoryDatastore } from '@ipamkit/ipam-datastore/memory';
 import { describe, expect, it } from 'vitest';
-import {
-  WINDOWS_RESERVED_HANDLE,
-  addressOf,
-  autoAssignInBlock,
-  computeUtilization,
-  createIpamClient,
-  newBlock,
-  releaseInBlock,
-} from '../../src/index.js';
+import { WINDOWS_RESERVED_HANDLE } from '../../src/block/host-reserved-attr.js';
+import { newBlock } from '../../src/block/new-block.js';
+import { addressOf } from '../../src/block/ordinals.js';
+import { releaseInBlock } from '../../src/block/release-in-block.js';
+import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
+import { createIpamClient } from '../../src/client/create-ipam-client.js';
+import { computeUtilization } from '../../src/utilization/compute-utilization.js';
 import { referenceComputeUtilization, referenceGetUtilization } from './reference-utilization.js';
 
 // The streaming GetUtilization (design/ipam-core.md, "Utilization at scale") must give exactly
