@@ -9,7 +9,7 @@ export {
   InvalidBlockArgumentError,
   OwnerPreconditionError,
 } from './block/block-errors.js';
-export { addressState, type AddressState, ipsForHandle, numFree, sequenceNumberFor } from './block/block-queries.js';
+export { addressState, type AddressState, ipsForHandle, isEmpty, numFree, sequenceNumberFor } from './block/block-queries.js';
 export { HandleCountError, HandleMaxAllocReachedError } from './block/handle-counts.js';
 export { type HostReservedAttr } from './block/host-reserved-attr.js';
 export { InvalidAddressError } from './block/ip-address.js';

@@ -6,7 +6,7 @@ import { systemClock } from '@ipamkit/ipam-core';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
 import { afterAll, describe, expect, it } from 'vitest';
-import { finalCheck } from '../src/index.js';
+import { finalCheck } from '../src/checks/final-check.js';
 import { inProcessDriver, resultAddresses, type CniDriver } from '../src/run/cni-driver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ipamkit-migrate-pool-'));

@@ -82,7 +82,7 @@ function availableIn(block: UtilizationBlock, range: AddressRange, reservedInBlo
 }
 
 /**
- * GetUtilization's arithmetic (spec/core.md §16.1) as a fold, so blocks can be streamed page by
+ * GetUtilization's arithmetic (design/calico-ipam.md#getutilization) as a fold, so blocks can be streamed page by
  * page (design/ipam-core.md, "Utilization at scale"). Each block goes to the first bucket whose
  * CIDR overlaps it. Per pool: capacity = |pool|, reserved = |pool ∩ ⋃reservations|, inUse = Σ block
  * inUse, available = Σ block available + |pool \ ⋃reservations \ ⋃blocks of this pool|. The

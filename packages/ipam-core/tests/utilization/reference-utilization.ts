@@ -73,7 +73,7 @@ interface Bucket {
 }
 
 /**
- * GetUtilization's arithmetic (spec/core.md §16.1) over data the caller has read. Each block goes
+ * GetUtilization's arithmetic (design/calico-ipam.md#getutilization) over data the caller has read. Each block goes
  * to the first bucket whose CIDR overlaps it. Per pool: capacity = |pool|, reserved =
  * |pool ∩ ⋃reservations|, inUse = Σ block inUse, available = Σ block available +
  * |pool \ ⋃reservations \ ⋃blocks of this pool|. The orphan bucket lists blocks but has no totals.
