@@ -52,6 +52,8 @@ afterAll(async () => {
 interface WorkerResult {
   kept: Record<string, string>;
   shortResults: number;
+  /** Calls that gave up with MaxRetriesError (see hammer-worker.mjs). */
+  exhausted: number;
 }
 
 function runWorker(env: Record<string, string>): Promise<WorkerResult> {
@@ -111,7 +113,12 @@ describe.each(TARGETS)('concurrent AutoAssign and release across processes on $n
     try {
       const kept = results.flatMap((r) => Object.entries(r.kept));
       expect(results.map((r) => r.shortResults)).toEqual(new Array<number>(PROCESSES).fill(0));
-      expect(kept).toHaveLength(PROCESSES * Math.floor(target.cycles / 4));
+      // A call that gave up after 100 attempts is allowed, rarely (1 % of the cycles): it left
+      // nothing half done, and every address it left allocated is among the kept ones.
+      const exhausted = results.reduce((sum, r) => sum + r.exhausted, 0);
+      expect(exhausted).toBeLessThanOrEqual(Math.floor((PROCESSES * target.cycles) / 100));
+      expect(kept.length).toBeGreaterThanOrEqual(PROCESSES * Math.floor(target.cycles / 4) - exhausted);
+      expect(kept.length).toBeLessThanOrEqual(PROCESSES * Math.floor(target.cycles / 4) + exhausted);
       expect(new Set(kept.map(([, ip]) => ip)).size).toBe(kept.length);
       expect(await assertConsistent(ds)).toEqual({ allocated: kept.length, handles: kept.length });
       for (const [handleId, ip] of kept.slice(0, 20)) {
