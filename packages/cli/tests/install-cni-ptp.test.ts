@@ -1,45 +1,12 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
+import { eth0Ipv4Addresses, runDebianPtp } from '@ipamkit/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertPluginBuilt, CNI_DIST, runInstallCni } from './install-cni-helpers.js';
-
-const PTP = '/usr/lib/cni/ptp';
-
-interface Exit {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs Debian's ptp the way a runtime does: the conflist's plugin on stdin, CNI_* in the environment. */
-function runPtp(env: Record<string, string>, stdin: string): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-    delete childEnv.NODE_EXTRA_CA_CERTS;
-    const child = spawn(PTP, [], { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-    });
-    child.stdin.end(stdin);
-  });
-}
-
-function eth0Addresses(netns: string): string[] {
-  const text = execFileSync('ip', ['-n', netns, '-j', 'addr', 'show'], { encoding: 'utf8' });
-  const links = JSON.parse(text) as { ifname: string; addr_info: { family: string; local: string; prefixlen: number }[] }[];
-  return links.filter((l) => l.ifname === 'eth0').flatMap((l) => l.addr_info.filter((a) => a.family === 'inet').map((a) => `${a.local}/${a.prefixlen}`));
-}
 
 async function allocationHandles(ds: Datastore): Promise<string[]> {
   return (await ds.handles.list()).map((h) => h.handleId);
@@ -87,17 +54,17 @@ describe("install-cni, then Debian's ptp plugin with the written conflist alloca
     const conf = JSON.stringify({ ...plugin, cniVersion: list.cniVersion, name: list.name, ipam: { ...(plugin.ipam as object), ipam_lock_file: join(root, 'ipam.lock') } });
     const env = { CNI_CONTAINERID: 'ptp-installed-1', CNI_NETNS: `/var/run/netns/${netns}`, CNI_IFNAME: 'eth0', CNI_PATH: binDir };
 
-    const add = await runPtp({ ...env, CNI_COMMAND: 'ADD' }, conf);
+    const add = await runDebianPtp({ ...env, CNI_COMMAND: 'ADD' }, conf);
     expect(add.code, add.stderr).toBe(0);
     const result = JSON.parse(add.stdout) as { ips: { address: string; gateway: string }[] };
     expect(result.ips).toEqual([{ interface: 1, address: expect.stringMatching(/^10\.40\.0\.\d+\/26$/) as string, gateway: '169.254.1.1' }]);
-    expect(eth0Addresses(netns)).toEqual([result.ips[0]?.address]);
+    expect(eth0Ipv4Addresses(netns)).toEqual([result.ips[0]?.address]);
     const ds = await createDatastore({ type: 'sqlite', path: dbPath });
     try {
       expect(await allocationHandles(ds)).toEqual(['k8s-pod-network.ptp-installed-1']);
-      const del = await runPtp({ ...env, CNI_COMMAND: 'DEL' }, conf);
+      const del = await runDebianPtp({ ...env, CNI_COMMAND: 'DEL' }, conf);
       expect(del.code).toBe(0);
-      expect(eth0Addresses(netns)).toEqual([]);
+      expect(eth0Ipv4Addresses(netns)).toEqual([]);
       expect(await allocationHandles(ds)).toEqual([]);
     } finally {
       await ds.close();

@@ -86,3 +86,4 @@ export {
 } from './kube-api-server/role-bound-server.js';
 export { type FieldError, type OpenApiSchema, validateAgainstSchema } from './kube-api-server/schema-validator.js';
 export { writeMissingPackagePreload } from './missing-package/index.js';
+export { DEBIAN_PTP, eth0Ipv4Addresses, type PluginExit, runDebianPtp } from './cni-plugins/debian-ptp.js';
