@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha3_256 } from './sha3-256.js';
 
 const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -24,5 +24,5 @@ export function base32NoPadding(bytes: Uint8Array): string {
  * than the 63-character label-value limit, so the label carries a fixed 52-character hash instead.
  */
 export function hostnameHashLabel(host: string): string {
-  return base32NoPadding(createHash('sha3-256').update(host).digest());
+  return base32NoPadding(sha3_256(host));
 }
