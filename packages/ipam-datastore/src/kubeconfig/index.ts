@@ -7,7 +7,7 @@ export { readKubeconfigFile } from './read-kubeconfig-file.js';
 export { displayServer } from './kube-connection.js';
 export type { KubeConnection, KubeconfigLoad } from './kube-connection.js';
 export { connectionAccess } from './kube-access.js';
-export type { KubeAccess } from './kube-access.js';
+export type { DirectKubeAccess, KubeAccess } from './kube-access.js';
 export { KubeconfigError } from './kubeconfig-error.js';
 export { parseMiniYaml, MiniYamlError } from './mini-yaml.js';
 export type { YamlValue } from './mini-yaml.js';

@@ -1,16 +1,28 @@
 import type { Agent, OutgoingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
+import { Http1Client } from '../http1/index.js';
 import type { KubeConnection } from './kube-connection.js';
 
 /** How one request reaches the API server: the transport fills its options from this. */
 export interface KubeAccess {
   /** The API server URL, without a trailing slash (may hold user info: messages use `displayServer`). */
   readonly server: string;
-  /** Adds the TLS agent and the credentials to one request's options. */
+  /**
+   * Unary requests without `node:http(s)`: the small HTTP/1.1 client holding the TLS material, and
+   * the Authorization header value. Present for the small loader's connections; absent for
+   * client-node's (exec plugins, auth providers), which go through `prepare`.
+   */
+  readonly direct?: DirectKubeAccess;
+  /** Adds the TLS agent and the credentials to one request's options (`node:http(s)`: watches, client-node). */
   prepare(options: RequestOptions): Promise<void>;
   /** Frees idle keep-alive sockets (requests in flight, such as watches, run to their end). */
   close(): void;
+}
+
+export interface DirectKubeAccess {
+  readonly client: Http1Client;
+  authorization(): string | undefined;
 }
 
 function isHeaderList(h: OutgoingHttpHeaders | readonly string[]): h is readonly string[] {
@@ -47,6 +59,16 @@ export function connectionAccess(conn: KubeConnection): KubeAccess {
     });
   };
 
+  const client = new Http1Client({
+    tls: {
+      rejectUnauthorized: !conn.insecure,
+      ...(conn.ca === undefined ? {} : { ca: conn.ca }),
+      ...(conn.cert === undefined ? {} : { cert: conn.cert }),
+      ...(conn.key === undefined ? {} : { key: conn.key }),
+      ...(conn.tlsServerName === undefined ? {} : { servername: conn.tlsServerName }),
+    },
+  });
+
   const currentToken = (): string | undefined => {
     if (conn.tokenFile !== undefined && Date.now() - tokenReadAt > TOKEN_FILE_REREAD_MS) {
       try {
@@ -59,19 +81,27 @@ export function connectionAccess(conn: KubeConnection): KubeAccess {
     return token;
   };
 
+  const authorization = (): string | undefined => {
+    const bearer = currentToken();
+    if (bearer !== undefined) return `Bearer ${bearer}`;
+    if (conn.username !== undefined) return `Basic ${Buffer.from(`${conn.username}:${conn.password ?? ''}`).toString('base64')}`;
+    return undefined;
+  };
+
   return {
     server: conn.server,
+    direct: { client, authorization },
     async prepare(options) {
       agent ??= makeAgent();
       options.agent = await agent;
       const prior = options.headers;
       const headers: OutgoingHttpHeaders = prior === undefined || isHeaderList(prior) ? {} : { ...prior };
-      const bearer = currentToken();
-      if (bearer !== undefined) headers['authorization'] = `Bearer ${bearer}`;
-      else if (conn.username !== undefined) headers['authorization'] = `Basic ${Buffer.from(`${conn.username}:${conn.password ?? ''}`).toString('base64')}`;
+      const value = authorization();
+      if (value !== undefined) headers['authorization'] = value;
       options.headers = headers;
     },
     close() {
+      client.close();
       void agent?.then((a) => {
         for (const sockets of Object.values(a.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
       });

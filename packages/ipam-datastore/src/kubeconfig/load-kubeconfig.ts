@@ -55,7 +55,8 @@ export function findKubeconfig(sources: KubeconfigSources = {}): KubeconfigLoad 
   if (listed !== undefined) return readKubeconfigFile(listed);
   const inCluster = inClusterConnection(env, sources.serviceAccountDir);
   if (inCluster !== undefined) return { type: 'connection', connection: inCluster };
-  const home = join(sources.homeDir ?? homedir(), '.kube', 'config');
+  // `HOME` first, as os.homedir() itself does: spares a short-lived process loading node:os.
+  const home = join(sources.homeDir ?? process.env['HOME'] ?? homedir(), '.kube', 'config');
   return existsSync(home) ? readKubeconfigFile(home) : undefined;
 }
 

@@ -1,8 +1,15 @@
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import type { RequestOptions } from 'node:https';
 import { parseWireJson, stringifyWireJson } from '@ipamkit/models';
-import { displayServer, type KubeAccess } from '../kubeconfig/index.js';
+import { displayServer, type DirectKubeAccess, type KubeAccess } from '../kubeconfig/index.js';
 import { networkError, statusError } from './translate-kube-error.js';
+
+/**
+ * A unary request that has not been answered in this time fails as unavailable (the caller's
+ * bounded retry decides); watches are not bound by it. A safety net against a stalled connection,
+ * far above any answer a healthy API server gives (design/ipam-datastore.md, "A small HTTP/1.1 client").
+ */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 export interface KubeRequest {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -34,10 +41,16 @@ export class KubeTransport {
     this.access.close();
   }
 
-  private async open(req: KubeRequest, signal?: AbortSignal): Promise<IncomingMessage> {
+  private url(req: KubeRequest): URL {
     const url = new URL(this.access.server + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-    const opts: https.RequestOptions = { method: req.method };
+    return url;
+  }
+
+  /** Through `node:http(s)`, loaded now: watches, and client-node's access. */
+  private async open(req: KubeRequest, signal?: AbortSignal): Promise<IncomingMessage> {
+    const url = this.url(req);
+    const opts: RequestOptions = { method: req.method };
     await this.access.prepare(opts);
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
@@ -46,7 +59,7 @@ export class KubeTransport {
       headers['content-type'] = req.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(text));
     }
-    const lib = url.protocol === 'http:' ? http : https;
+    const lib = url.protocol === 'http:' ? await import('node:http') : await import('node:https');
     return new Promise<IncomingMessage>((resolve, reject) => {
       const request = lib.request(url, { ...opts, headers, ...(signal === undefined ? {} : { signal }) }, resolve);
       request.on('error', (err) => reject(networkError(req.identifier, err, this.server)));
@@ -56,6 +69,8 @@ export class KubeTransport {
 
   /** One request; resolves to the decoded 2xx body, throws an IpamError otherwise. */
   async send(req: KubeRequest): Promise<unknown> {
+    const direct = this.access.direct;
+    if (direct !== undefined) return this.sendDirect(direct, req);
     const res = await this.open(req);
     const chunks: Buffer[] = [];
     try {
@@ -67,6 +82,31 @@ export class KubeTransport {
     const code = res.statusCode ?? 0;
     if (code < 200 || code > 299) throw statusError(code, text, req.identifier, this.server);
     return text === '' ? undefined : parseWireJson(text);
+  }
+
+  private async sendDirect(direct: DirectKubeAccess, req: KubeRequest): Promise<unknown> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const authorization = direct.authorization();
+    if (authorization !== undefined) headers['authorization'] = authorization;
+    const text = req.body === undefined ? undefined : stringifyWireJson(req.body);
+    if (text !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
+    let status: number;
+    let body: string;
+    try {
+      const res = await direct.client.request({
+        method: req.method,
+        url: this.url(req),
+        headers,
+        timeoutMs: REQUEST_TIMEOUT_MS,
+        ...(text === undefined ? {} : { body: text }),
+      });
+      status = res.status;
+      body = res.body.toString('utf8');
+    } catch (err) {
+      throw networkError(req.identifier, err, this.server);
+    }
+    if (status < 200 || status > 299) throw statusError(status, body, req.identifier, this.server);
+    return body === '' ? undefined : parseWireJson(body);
   }
 
   /** A streaming GET (watch): yields each JSON line decoded; ends when the server or `signal` does. */

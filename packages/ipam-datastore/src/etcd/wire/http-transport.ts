@@ -1,5 +1,6 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage, request as httpRequest } from 'node:http';
+import type { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Http1Client } from '../../http1/index.js';
 import { endpointName, type EtcdConnection } from './connection.js';
 import { EtcdWireError, type WireErrorKind } from './wire-error.js';
 
@@ -48,14 +49,24 @@ export interface StreamHandle {
   readonly endpoint: string;
 }
 
+interface StreamAgents {
+  readonly http: HttpAgent;
+  readonly https: HttpsAgent;
+  readonly request: typeof httpRequest;
+  readonly httpsRequest: typeof httpsRequest;
+}
+
 /**
- * POSTs of JSON to etcd's gateway: one keep-alive agent, failover to the next endpoint on a
- * connection error, a deadline per call, and etcd's auth token in the Authorization header
- * (fetched with the username/password, fetched again when etcd rejects it).
+ * POSTs of JSON to etcd's gateway: unary calls through the small HTTP/1.1 client (keep-alive,
+ * design/ipam-datastore.md, "A small HTTP/1.1 client"), watch streams through `node:http(s)` loaded
+ * on the first watch; failover to the next endpoint on a connection error, a deadline per call, and
+ * etcd's auth token in the Authorization header (fetched with the username/password, fetched again
+ * when etcd rejects it).
  */
 export class HttpTransport {
-  /** One keep-alive agent per scheme (endpoints may mix http and https when no TLS files are given). */
-  private readonly agents: { readonly http: HttpAgent; readonly https: HttpsAgent };
+  private readonly client: Http1Client;
+  /** Keep-alive agents for watch streams, one per scheme (endpoints may mix http and https). */
+  private agents: Promise<StreamAgents> | undefined;
   private current = 0;
   private token: string | undefined;
   private authenticating: Promise<string> | undefined;
@@ -63,17 +74,27 @@ export class HttpTransport {
   private readonly streams = new Set<ClientRequest>();
 
   constructor(readonly connection: EtcdConnection) {
-    const tls = connection.tls;
-    this.agents = {
-      http: new HttpAgent({ keepAlive: true }),
-      https: new HttpsAgent({
-        keepAlive: true,
-        ...(tls?.ca === undefined ? {} : { ca: tls.ca }),
-        ...(tls?.cert === undefined ? {} : { cert: tls.cert }),
-        ...(tls?.key === undefined ? {} : { key: tls.key }),
-        ...(tls?.serverName === undefined ? {} : { servername: tls.serverName }),
-      }),
+    this.client = new Http1Client({ tls: this.tlsOptions() });
+  }
+
+  private tlsOptions(): { ca?: Buffer; cert?: Buffer; key?: Buffer; servername?: string } {
+    const tls = this.connection.tls;
+    return {
+      ...(tls?.ca === undefined ? {} : { ca: tls.ca }),
+      ...(tls?.cert === undefined ? {} : { cert: tls.cert }),
+      ...(tls?.key === undefined ? {} : { key: tls.key }),
+      ...(tls?.serverName === undefined ? {} : { servername: tls.serverName }),
     };
+  }
+
+  private streamAgents(): Promise<StreamAgents> {
+    this.agents ??= Promise.all([import('node:http'), import('node:https')]).then(([http, https]) => ({
+      http: new http.Agent({ keepAlive: true }),
+      https: new https.Agent({ keepAlive: true, ...this.tlsOptions() }),
+      request: http.request,
+      httpsRequest: https.request,
+    }));
+    return this.agents;
   }
 
   get target(): string {
@@ -93,7 +114,7 @@ export class HttpTransport {
   /** A streaming call (watch): the open response; the caller reads and ends it. */
   async stream(path: string, body: unknown): Promise<StreamHandle> {
     return this.withToken(async (token) => {
-      const handle = await this.open(path, body, token, 'headers');
+      const handle = await this.open(path, body, token);
       if (handle.response.statusCode !== 200) {
         const text = await readAll(handle.response);
         throw gatewayError(parseJson(text, handle.endpoint) as GatewayError, handle.endpoint, handle.response.statusCode ?? 0);
@@ -113,8 +134,11 @@ export class HttpTransport {
     this.closed = true;
     for (const s of this.streams) s.destroy();
     this.streams.clear();
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.client.close();
+    void this.agents?.then((a) => {
+      a.http.destroy();
+      a.https.destroy();
+    });
   }
 
   private async withToken<T>(op: (token: string | undefined) => Promise<T>): Promise<T> {
@@ -164,21 +188,33 @@ export class HttpTransport {
 
   /** One request with its whole answer, within the call deadline, failing over between endpoints. */
   private async post(path: string, body: unknown, token: string | undefined): Promise<{ status: number; text: string; endpoint: string }> {
-    const handle = await this.open(path, body, token, 'body');
-    let text: string;
-    try {
-      text = await readAll(handle.response);
-    } catch (err) {
-      // Sent, so maybe applied: no failover here; the caller's bounded retry decides.
-      throw new EtcdWireError('unavailable', handle.endpoint, `etcd at ${handle.endpoint}: ${transportMessage(err as Error)}`, { cause: err });
-    }
-    return { status: handle.response.statusCode ?? 0, text, endpoint: handle.endpoint };
-  }
-
-  /** Sends one request; the call deadline covers the answer's `body` (unary) or only its `headers` (a stream). */
-  private async open(path: string, body: unknown, token: string | undefined, deadline: 'body' | 'headers'): Promise<StreamHandle> {
     if (this.closed) throw new EtcdWireError('closed', this.target, 'the etcd client is closed');
     const payload = JSON.stringify(body);
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: token }) };
+    return this.acrossEndpoints(async (url, endpoint, until) => {
+      const progress = { sent: false };
+      try {
+        const response = await this.client.request({
+          method: 'POST',
+          url: new URL(path, url),
+          headers,
+          body: payload,
+          timeoutMs: Math.max(1, until - Date.now()),
+          onSent: () => {
+            progress.sent = true;
+          },
+        });
+        return { status: response.status, text: response.body.toString('utf8'), endpoint };
+      } catch (err) {
+        // Sent, so maybe applied: no failover then; the caller's bounded retry decides.
+        if (progress.sent) throw new EtcdWireError('unavailable', endpoint, `etcd at ${endpoint}: ${transportMessage(err as Error)}`, { cause: err });
+        throw err;
+      }
+    });
+  }
+
+  /** Tries `attempt` on each endpoint from the last good one until one answers or the deadline passes. */
+  private async acrossEndpoints<T>(attempt: (url: URL, endpoint: string, until: number) => Promise<T>): Promise<T> {
     const endpoints = this.connection.endpoints;
     const failures: string[] = [];
     const until = Date.now() + this.connection.callTimeoutMs;
@@ -188,9 +224,9 @@ export class HttpTransport {
       if (url === undefined) break;
       const endpoint = endpointName(url);
       try {
-        const handle = await this.send(url, path, payload, token, until, deadline);
+        const result = await attempt(url, endpoint, until);
         this.current = index;
-        return { ...handle, endpoint };
+        return result;
       } catch (err) {
         if (err instanceof EtcdWireError) throw err;
         failures.push(`${endpoint}: ${transportMessage(err as Error)}`);
@@ -200,21 +236,29 @@ export class HttpTransport {
     throw new EtcdWireError('unavailable', this.target, `etcd unreachable (${failures.join('; ')})`);
   }
 
+  /** Opens a watch stream; the call deadline covers only the answer's headers. */
+  private async open(path: string, body: unknown, token: string | undefined): Promise<StreamHandle> {
+    if (this.closed) throw new EtcdWireError('closed', this.target, 'the etcd client is closed');
+    const payload = JSON.stringify(body);
+    const agents = await this.streamAgents();
+    return this.acrossEndpoints(async (url, endpoint, until) => ({ ...(await this.send(agents, url, path, payload, token, until)), endpoint }));
+  }
+
   private send(
+    agents: StreamAgents,
     url: URL,
     path: string,
     payload: string,
     token: string | undefined,
     until: number,
-    deadline: 'body' | 'headers',
   ): Promise<{ request: ClientRequest; response: IncomingMessage }> {
     return new Promise((resolve, reject) => {
       const https = url.protocol === 'https:';
-      const request = (https ? httpsRequest : httpRequest)(
+      const request = (https ? agents.httpsRequest : agents.request)(
         new URL(path, url),
         {
           method: 'POST',
-          agent: https ? this.agents.https : this.agents.http,
+          agent: https ? agents.https : agents.http,
           headers: {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(payload),
@@ -222,13 +266,7 @@ export class HttpTransport {
           },
         },
         (response) => {
-          if (deadline === 'headers') {
-            clearTimeout(timer);
-          } else {
-            // A unary call's deadline covers the whole answer: cancel it once the body has been read.
-            response.once('end', () => clearTimeout(timer));
-            response.once('close', () => clearTimeout(timer));
-          }
+          clearTimeout(timer);
           resolve({ request, response });
         },
       );

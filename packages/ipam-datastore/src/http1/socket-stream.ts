@@ -1,0 +1,85 @@
+import type { Socket } from 'node:net';
+import { connectError, type ByteStream, type ByteStreamEvents, type ConnectTarget } from './byte-stream.js';
+
+/**
+ * A `node:net` socket, or a `node:tls` one for TLS targets; each module is loaded on first use, so a
+ * process that talks plain TCP to an IP address never loads either (design/ipam-datastore.md, "A
+ * small HTTP/1.1 client").
+ */
+export async function connectSocket(target: ConnectTarget, events: ByteStreamEvents): Promise<ByteStream> {
+  const socket = await open(target);
+  let closed = false;
+  const close = (error: NodeJS.ErrnoException | undefined, tell: boolean): void => {
+    if (closed) return;
+    closed = true;
+    socket.destroy();
+    if (tell) events.onClose(error);
+  };
+  socket.on('data', (bytes: Buffer) => events.onData(bytes));
+  socket.on('end', () => close(undefined, true));
+  socket.on('close', () => close(undefined, true));
+  socket.on('error', (err: NodeJS.ErrnoException) => close(err, true));
+  return {
+    write(bytes) {
+      if (!closed) socket.write(bytes);
+    },
+    destroy() {
+      close(undefined, false);
+    },
+    setRef(ref) {
+      if (closed) return;
+      if (ref) socket.ref();
+      else socket.unref();
+    },
+  };
+}
+
+async function open(target: ConnectTarget): Promise<Socket> {
+  const { host, port, tls, timeoutMs } = target;
+  let socket: Socket;
+  let ready: string;
+  if (tls === undefined) {
+    const net = await import('node:net');
+    socket = net.connect({ host, port, noDelay: true });
+    ready = 'connect';
+  } else {
+    const { connect } = await import('node:tls');
+    // The certificate is checked against the server name when there is one (SNI carries no IP).
+    const servername = tls.servername ?? (isIpLiteral(host) ? undefined : host);
+    socket = connect({
+      host,
+      port,
+      ALPNProtocols: ['http/1.1'],
+      rejectUnauthorized: tls.rejectUnauthorized !== false,
+      ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+      ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+      ...(tls.key === undefined ? {} : { key: tls.key }),
+      ...(servername === undefined ? {} : { servername }),
+    });
+    ready = 'secureConnect';
+  }
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(connectError('ETIMEDOUT', `connect ETIMEDOUT ${host}:${port} (no connection within ${timeoutMs} ms)`));
+    }, timeoutMs);
+    socket.once(ready, () => {
+      clearTimeout(timer);
+      socket.removeListener('error', failed);
+      resolve(socket);
+    });
+    const failed = (err: Error): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(err);
+    };
+    socket.once('error', failed);
+  });
+}
+
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/** An IPv4 dotted quad or an IPv6 literal (brackets removed): what libuv connects to without a lookup. */
+export function isIpLiteral(host: string): boolean {
+  return IPV4.test(host) || (host.includes(':') && /^[0-9A-Fa-f:.]+$/.test(host));
+}
