@@ -1,4 +1,3 @@
-import { platform } from 'node:os';
 import {
   claimAffinity,
   releaseAffinity,
@@ -31,7 +30,7 @@ export function createIpamClient(opts: CreateIpamClientOptions): IpamClient {
   const deps: ClientDeps = {
     ds: opts.datastore,
     clock: opts.clock ?? systemClock,
-    windowsHost: opts.windowsHost ?? platform() === 'win32',
+    windowsHost: opts.windowsHost ?? process.platform === 'win32',
     affineHints: new Map(),
   };
   return {
