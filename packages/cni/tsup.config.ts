@@ -1,27 +1,35 @@
 import * as nodeCrypto from 'node:crypto';
+import * as nodeOs from 'node:os';
+import * as nodeTimersPromises from 'node:timers/promises';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { binBuild, libraryBuild } from '../../tsup.shared.mts';
 import { seaBuild } from '../../tools/sea/tsup-sea.mts';
 
 /**
- * `node:crypto` costs several milliseconds to load, and our packages import it at their top level
- * for `createHash`, which a plugin call seldom reaches. In the bin builds it is replaced by a module
- * with the same export names whose getters load the real one on first use (design/cni.md,
- * "Start-up cost").
+ * Builtins our packages import at their top level but a plugin call seldom uses: `node:crypto`
+ * (several milliseconds to load; `createHash` for long names), `node:os` (the host name when the
+ * config names no node) and `node:timers/promises` (a retry's sleep). In the bin builds each is
+ * replaced by a module with the same export names whose getters load the real one on first use
+ * (design/cni.md, "Start-up cost").
  */
-const CRYPTO_EXPORTS = Object.keys(nodeCrypto).filter((name) => name !== 'default');
-const lazyCrypto: Plugin = {
-  name: 'calico-ipam-lazy-crypto',
+const LAZY_BUILTINS: Record<string, readonly string[]> = {
+  crypto: Object.keys(nodeCrypto),
+  os: Object.keys(nodeOs),
+  'timers/promises': Object.keys(nodeTimersPromises),
+};
+const lazyBuiltins: Plugin = {
+  name: 'calico-ipam-lazy-builtins',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?crypto$/ }, (args) =>
-      args.namespace === 'lazy-builtin' ? { path: 'node:crypto', external: true } : { path: 'crypto', namespace: 'lazy-builtin' },
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+    build.onResolve({ filter: /^(node:)?(crypto|os|timers\/promises)$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      return args.namespace === 'lazy-builtin' ? { path: `node:${name}`, external: true } : { path: name, namespace: 'lazy-builtin' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       loader: 'js',
       contents: `let real;
-for (const name of ${JSON.stringify(CRYPTO_EXPORTS)}) {
-  Object.defineProperty(exports, name, { enumerable: true, get: () => (real ??= require('node:crypto'))[name] });
+for (const name of ${JSON.stringify((LAZY_BUILTINS[args.path] ?? []).filter((n) => n !== 'default'))}) {
+  Object.defineProperty(exports, name, { enumerable: true, get: () => (real ??= require(${JSON.stringify(`node:${args.path}`)}))[name] });
 }`,
     }));
   },
@@ -50,9 +58,9 @@ export default defineConfig([
       splitting: false,
       sourcemap: false,
       minify: true,
-      // Keep `node:` specifiers, so that lazyCrypto sees `node:crypto` too.
+      // Keep `node:` specifiers, so that lazyBuiltins sees `node:` specifiers too.
       removeNodeProtocol: false,
-      esbuildPlugins: [lazyCrypto],
+      esbuildPlugins: [lazyBuiltins],
       esbuildOptions(options) {
         options.supported = { ...options.supported, ...REQUIRE_NOT_IMPORT };
       },
@@ -64,7 +72,7 @@ export default defineConfig([
   // @kubernetes/client-node) stay out; their fallback paths fail with a clear error (etcd3 loads
   // from a node_modules reachable from the executable, if any).
   seaBuild(
-    { 'calico-ipam': 'src/bin/calico-ipam.ts' },
+    { 'calico-ipam': 'src/bin/calico-ipam-sea.ts' },
     {
       executable: 'calico-ipam',
       fallback: 'dist/calico-ipam.cjs',
@@ -73,6 +81,6 @@ export default defineConfig([
         '@kubernetes/client-node': { esModule: 'use a kubeconfig the built-in loader reads, or run dist/calico-ipam.cjs with node' },
       },
     },
-    { esbuildPlugins: [lazyCrypto] },
+    { esbuildPlugins: [lazyBuiltins] },
   ),
 ]);

@@ -1,28 +1,71 @@
 'use strict';
 // The main script of the calico-ipam single executable (design/cni.md, "Start-up cost"). The plugin
-// bundle and a V8 code cache of it ride in the executable as assets; the cache was recorded after a
-// training run of the bundle (scripts/train-code-cache.mjs), so it holds the bytecode of every
-// function an ADD, CHECK, DEL or VERSION runs, not only of the top level: a call compiles almost
-// nothing. A cache V8 refuses (another Node build) only costs the compile time back.
+// bundle and V8 code caches of it ride in the executable as assets; each cache was recorded after a
+// training run of the bundle on one datastore (scripts/train-code-cache.mjs), so it holds the
+// bytecode of every function an ADD, CHECK or DEL on that datastore runs, not only of the top
+// level: a call compiles almost nothing, and deserialises only its own datastore's functions. A
+// cache V8 refuses (another Node build), or the cache of another datastore, only costs compile time.
 const { Buffer } = require('node:buffer');
+const fs = require('node:fs');
 const { getAsset } = require('node:sea');
+
+const command = process.env.CNI_COMMAND ?? '';
+const askedVersionFlag = process.argv.includes('-v');
+const report = process.env.IPAMKIT_SEA_CODE_CACHE_REPORT === '1';
 
 // VERSION answers the same in every call of one build: the training run recorded the bundle's own
 // answer, so the executable gives it without loading the bundle at all.
-if (process.env.CNI_COMMAND === 'VERSION' && !process.argv.includes('-v') && process.env.IPAMKIT_SEA_CODE_CACHE_REPORT !== '1') {
-  require('node:fs').writeSync(1, getAsset('calico-ipam.version', 'utf8'));
+if (command === 'VERSION' && !askedVersionFlag && !report) {
+  fs.writeSync(1, getAsset('calico-ipam.version', 'utf8'));
   process.exit(0);
+}
+
+// The plugin reads all of stdin for every command but VERSION: read it here, once, to see which
+// datastore the config names; a read error is the plugin's to report.
+let stdin;
+let stdinError;
+if (command !== '' && command !== 'VERSION' && !askedVersionFlag) {
+  try {
+    stdin = fs.readFileSync(0, 'utf8');
+  } catch (err) {
+    stdinError = err;
+  }
+}
+
+/**
+ * The datastore whose cache to take, guessed as the plugin resolves it (the config's
+ * `datastore_type`, then `DATASTORE_TYPE`, then etcd when etcd endpoints are given, else
+ * Kubernetes). Only a guess: the plugin itself decides, and validates the config.
+ */
+function datastoreOf(text, env) {
+  let conf;
+  try {
+    conf = JSON.parse(text ?? '');
+  } catch {
+    conf = undefined;
+  }
+  const field = (name) => (conf !== null && typeof conf === 'object' && typeof conf[name] === 'string' ? conf[name] : '');
+  const type = field('datastore_type') || env.DATASTORE_TYPE || '';
+  if (type === 'sqlite') return 'sqlite';
+  if (type === 'etcdv3') return 'etcd';
+  if (type === '' && (field('etcd_endpoints') || field('etcd_authority') || env.ETCD_ENDPOINTS || env.ETCD_AUTHORITY)) return 'etcd';
+  return 'kubernetes';
 }
 
 const { wrap } = require('node:module');
 const { Script } = require('node:vm');
 
+const cacheName = `calico-ipam.${datastoreOf(stdin, process.env)}.cache`;
 const source = getAsset('calico-ipam.cjs', 'utf8');
-const cachedData = Buffer.from(getAsset('calico-ipam.cache'));
+const cachedData = Buffer.from(getAsset(cacheName));
 const script = new Script(wrap(source), { filename: 'calico-ipam.cjs', cachedData, importModuleDynamically: undefined });
-if (process.env.IPAMKIT_SEA_CODE_CACHE_REPORT === '1') {
-  // Used by the build and the tests only: says whether V8 took the recorded cache.
-  require('node:fs').writeSync(2, `code cache ${script.cachedDataRejected === true ? 'rejected' : 'accepted'}\n`);
+if (report) {
+  // Used by the build and the tests only: says which cache was taken and whether V8 accepted it.
+  fs.writeSync(2, `code cache ${script.cachedDataRejected === true ? 'rejected' : 'accepted'} (${cacheName})\n`);
 }
 const module_ = { exports: {} };
 script.runInThisContext()(module_.exports, require, module_, 'calico-ipam.cjs', '.');
+module_.exports.pluginMain(() => {
+  if (stdinError !== undefined) throw stdinError;
+  return stdin ?? fs.readFileSync(0, 'utf8');
+});

@@ -1,10 +1,12 @@
-// Records the V8 code cache the single executable ships (design/cni.md, "Start-up cost"): compiles
-// dist/sea/calico-ipam.cjs exactly as scripts/sea-loader.cjs does, runs it in-process for a VERSION
-// and for an ADD, a CHECK and a DEL on each datastore it can reach here (a throw-away SQLite file,
-// the Kubernetes API test server, and a throw-away etcd when Debian's etcd is installed), then writes
-// the cache of everything compiled, and VERSION's answer (dist/sea/calico-ipam.version). Runs in
-// this build's node, which is the binary the executable is made of, so V8 accepts the cache.
+// Records the V8 code caches the single executable ships (design/cni.md, "Start-up cost"): for each
+// datastore, compiles dist/sea/calico-ipam.cjs exactly as scripts/sea-loader.cjs does, runs it
+// in-process for an ADD, a CHECK and a DEL on that datastore (a throw-away SQLite file, the
+// Kubernetes API test server, a throw-away etcd when Debian's etcd is installed), and writes the
+// cache of everything compiled (dist/sea/calico-ipam.<datastore>.cache); and VERSION's answer
+// (dist/sea/calico-ipam.version). Runs in this build's node, which is the binary the executable is
+// made of, so V8 accepts the caches.
 import { Buffer } from 'node:buffer';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -16,7 +18,7 @@ import { DEFAULT_ETCD_BINARY, startEtcd, startKubeApiServer } from '@ipamkit/tes
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const bundle = join(dist, 'sea', 'calico-ipam.cjs');
-const cacheFile = join(dist, 'sea', 'calico-ipam.cache');
+const cacheFile = (datastore) => join(dist, 'sea', `calico-ipam.${datastore}.cache`);
 const crdDir = fileURLToPath(new URL('../../ipam-datastore/manifests/crds', import.meta.url));
 const dir = fs.mkdtempSync(join(tmpdir(), 'calico-ipam-train-'));
 const NODE = 'train-node';
@@ -28,13 +30,17 @@ async function seed(config) {
   await ds.close();
 }
 
-const script = new Script(Module.wrap(fs.readFileSync(bundle, 'utf8')), { filename: 'calico-ipam.cjs' });
-const run = script.runInThisContext();
+const source = fs.readFileSync(bundle, 'utf8');
+
+/** A fresh compilation of the bundle, as the loader makes it: its cache holds what its calls compile. */
+function compile() {
+  const script = new Script(Module.wrap(source), { filename: 'calico-ipam.cjs' });
+  return { script, run: script.runInThisContext() };
+}
 
 /** One call of the bundle, as the executable makes it: environment in, config as stdin, the answer out. */
-async function call(env, stdin) {
+async function call({ run }, env, stdin) {
   const realExit = process.exit;
-  const realReadFileSync = fs.readFileSync;
   const realWriteSync = fs.writeSync;
   const realExecPath = process.execPath;
   const saved = { ...process.env };
@@ -46,7 +52,6 @@ async function call(env, stdin) {
     const exited = new Promise((resolve) => {
       process.exit = (code) => resolve(code ?? 0);
     });
-    fs.readFileSync = (file, ...rest) => (file === 0 ? stdin : realReadFileSync(file, ...rest));
     fs.writeSync = (fd, data, ...rest) => {
       if (fd !== 1 && fd !== 2) return realWriteSync(fd, data, ...rest);
       if (fd === 1) answer += String(data);
@@ -54,12 +59,12 @@ async function call(env, stdin) {
     };
     const module = { exports: {} };
     run(module.exports, createRequire(bundle), module, 'calico-ipam.cjs', '.');
+    module.exports.pluginMain(() => stdin);
     const code = await exited;
     if (code !== 0) throw new Error(`training ${env.CNI_COMMAND} failed with exit ${code}: ${answer}`);
     return answer;
   } finally {
     process.exit = realExit;
-    fs.readFileSync = realReadFileSync;
     fs.writeSync = realWriteSync;
     process.execPath = realExecPath;
     for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
@@ -67,50 +72,75 @@ async function call(env, stdin) {
   }
 }
 
-/** ADD, CHECK (with ADD's answer as prevResult, as a runtime does) and DEL of one container. */
-async function train(keys, containerId, cniArgs) {
+/** ADD, CHECK (with ADD's answer as prevResult, as a runtime does) and DEL of one container; writes the cache. */
+async function train(datastore, keys, containerId, cniArgs) {
+  const compiled = compile();
   const conf = {
     cniVersion: '1.0.0', name: 'train-net', type: 'calico', nodename: NODE,
     ipam_lock_file: join(dir, 'ipam.lock'), ipam: { type: 'calico-ipam' }, ...keys,
   };
   const env = { CNI_CONTAINERID: containerId, CNI_NETNS: '/proc/self/ns/net', CNI_IFNAME: 'eth0', CNI_PATH: '/usr/lib/cni', ...(cniArgs === undefined ? {} : { CNI_ARGS: cniArgs }) };
-  const added = JSON.parse(await call({ ...env, CNI_COMMAND: 'ADD' }, JSON.stringify(conf)));
-  await call({ ...env, CNI_COMMAND: 'CHECK' }, JSON.stringify({ ...conf, prevResult: added }));
-  await call({ ...env, CNI_COMMAND: 'DEL' }, JSON.stringify(conf));
+  const added = JSON.parse(await call(compiled, { ...env, CNI_COMMAND: 'ADD' }, JSON.stringify(conf)));
+  await call(compiled, { ...env, CNI_COMMAND: 'CHECK' }, JSON.stringify({ ...conf, prevResult: added }));
+  await call(compiled, { ...env, CNI_COMMAND: 'DEL' }, JSON.stringify(conf));
+  fs.writeFileSync(cacheFile(datastore), compiled.script.createCachedData());
 }
 
-try {
-  // VERSION's answer depends on nothing but the build: the executable answers it from this asset.
-  fs.writeFileSync(join(dist, 'sea', 'calico-ipam.version'), await call({ CNI_COMMAND: 'VERSION' }, ''));
-
-  const db = join(dir, 'ipam.db');
-  await seed({ type: 'sqlite', path: db });
-  await train({ datastore_type: 'sqlite', sqlite_path: db }, 'train-sqlite');
-
-  const server = await startKubeApiServer({ crdDirectories: [crdDir] });
-  try {
-    const kubeconfig = server.writeKubeconfig(join(dir, 'kubeconfig'));
-    await seed({ type: 'kubernetes', kubeconfig });
-    server.inject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'train' } });
-    server.inject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'train-pod', namespace: 'train' } });
-    await train({ datastore_type: 'kubernetes', kubernetes: { kubeconfig }, policy: { type: 'k8s' } }, 'train-kube', 'IgnoreUnknown=1;K8S_POD_NAMESPACE=train;K8S_POD_NAME=train-pod');
-  } finally {
-    await server.close();
-  }
-
-  // etcd is a system package: where it is installed (CI, a developer's machine) its path is trained too.
-  if (fs.existsSync(DEFAULT_ETCD_BINARY)) {
+/** The training of one datastore: its server on loopback, the calls, the cache. */
+const TRAININGS = {
+  async sqlite() {
+    const db = join(dir, 'ipam.db');
+    await seed({ type: 'sqlite', path: db });
+    await train('sqlite', { datastore_type: 'sqlite', sqlite_path: db }, 'train-sqlite');
+  },
+  async kubernetes() {
+    const server = await startKubeApiServer({ crdDirectories: [crdDir] });
+    try {
+      const kubeconfig = server.writeKubeconfig(join(dir, 'kubeconfig'));
+      await seed({ type: 'kubernetes', kubeconfig });
+      server.inject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'train' } });
+      server.inject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'train-pod', namespace: 'train' } });
+      await train('kubernetes', { datastore_type: 'kubernetes', kubernetes: { kubeconfig }, policy: { type: 'k8s' } }, 'train-kube', 'IgnoreUnknown=1;K8S_POD_NAMESPACE=train;K8S_POD_NAME=train-pod');
+    } finally {
+      await server.close();
+    }
+  },
+  async etcd() {
+    // etcd is a system package: where it is installed (CI, a developer's machine) its path is trained.
+    if (!fs.existsSync(DEFAULT_ETCD_BINARY)) {
+      // The executable still needs the asset: the top level only.
+      process.stderr.write(`train-code-cache: ${DEFAULT_ETCD_BINARY} is not installed; the etcd cache holds the top level only\n`);
+      const untrained = compile();
+      await call(untrained, { CNI_COMMAND: 'VERSION' }, '');
+      fs.writeFileSync(cacheFile('etcd'), untrained.script.createCachedData());
+      return;
+    }
     const etcd = await startEtcd();
     try {
       await seed({ type: 'etcd', endpoints: [etcd.endpoint], prefix: '/train' });
-      await train({ datastore_type: 'etcdv3', etcd_endpoints: etcd.endpoint, etcd_prefix: '/train' }, 'train-etcd');
+      await train('etcd', { datastore_type: 'etcdv3', etcd_endpoints: etcd.endpoint, etcd_prefix: '/train' }, 'train-etcd');
     } finally {
       await etcd.stop();
     }
+  },
+};
+
+const only = process.argv[2];
+try {
+  if (only !== undefined) {
+    const training = TRAININGS[only];
+    if (training === undefined) throw new Error(`train-code-cache: no datastore ${only}`);
+    await training();
   } else {
-    process.stderr.write(`train-code-cache: ${DEFAULT_ETCD_BINARY} is not installed; the etcd path is not in the code cache\n`);
+    // VERSION's answer depends on nothing but the build: the executable answers it from this asset.
+    fs.writeFileSync(join(dist, 'sea', 'calico-ipam.version'), await call(compile(), { CNI_COMMAND: 'VERSION' }, ''));
+    // One process per datastore: V8 shares compiled functions between compilations of the same
+    // source in one process, so a cache recorded after another datastore's training would hold
+    // that datastore's functions too (and every call would deserialise them).
+    for (const name of Object.keys(TRAININGS)) {
+      execFileSync(process.execPath, [fileURLToPath(import.meta.url), name], { stdio: ['ignore', 'ignore', 'inherit'] });
+    }
   }
-  fs.writeFileSync(cacheFile, script.createCachedData());
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

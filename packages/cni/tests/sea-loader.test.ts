@@ -8,7 +8,31 @@ describe('the single executable loader', () => {
   it('runs the bundle with the code cache the build recorded, and V8 takes it', async () => {
     const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: 'VERSION', IPAMKIT_SEA_CODE_CACHE_REPORT: '1' }), '');
     expect(res.code).toBe(0);
-    expect(res.stderr).toContain('code cache accepted');
+    expect(res.stderr).toContain('code cache accepted (calico-ipam.kubernetes.cache)');
+  });
+
+  // The loader reads stdin to take the cache trained on the config's datastore; the plugin still
+  // gets the same stdin and decides (here every config is refused, before any datastore is opened).
+  it.each([
+    [{ datastore_type: 'sqlite' }, {}, 'sqlite'],
+    [{ datastore_type: 'etcdv3' }, {}, 'etcd'],
+    [{ etcd_endpoints: 'http://127.0.0.1:1' }, {}, 'etcd'],
+    [{}, { DATASTORE_TYPE: 'etcdv3' }, 'etcd'],
+    [{ datastore_type: 'kubernetes' }, { DATASTORE_TYPE: 'etcdv3' }, 'kubernetes'],
+    [{}, {}, 'kubernetes'],
+  ])('takes the cache of the datastore a config names: %j with %j → %s', async (keys, env, cache) => {
+    const conf = JSON.stringify({ cniVersion: '1.0.0', name: 'n', type: 'calico', ipam: { type: 'calico-ipam' }, ...keys });
+    const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: 'ADD', IPAMKIT_SEA_CODE_CACHE_REPORT: '1', ...env }), conf);
+    expect(res.stderr).toContain(`code cache accepted (calico-ipam.${cache}.cache)`);
+    // No CNI_CONTAINERID: the plugin read the same config and refused the call itself.
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout)).toMatchObject({ code: 4 });
+  });
+
+  it('hands a config that is not JSON to the plugin, which answers its decode error', async () => {
+    const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: 'ADD', CNI_CONTAINERID: 'c1', CNI_NETNS: '/x', CNI_IFNAME: 'eth0', CNI_PATH: '/x' }), '{not json');
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout)).toMatchObject({ code: 6 });
   });
 
   it('answers VERSION byte for byte as the bundle does', async () => {

@@ -1,42 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CNI_CODES } from '../errors.js';
-import { runCni } from '../run-cni.js';
-import { PluginOutput } from './plugin-output.js';
+import { pluginMain } from './plugin-main.js';
 
-/** The package version, put in from package.json by the build (tsup.shared.mts). */
-declare const __PACKAGE_VERSION__: string;
-
-const output = new PluginOutput();
-
-/**
- * The exec'd plugin: config on stdin, result or error JSON on stdout, exit 0 or 1. Flags of
- * Calico's binary other than `-v` (e.g. `-upgrade`) are not supported.
- */
-async function main(): Promise<{ stdout: string; code: number }> {
-  if (process.argv.includes('-v')) return { stdout: `ipamkit calico-ipam ${__PACKAGE_VERSION__}\n`, code: 0 };
-  let stdin = '';
-  // VERSION does not read stdin (design/calico-callers.md#cni-environment); everything else does, synchronously: one read.
-  if (process.env.CNI_COMMAND !== 'VERSION' && (process.env.CNI_COMMAND ?? '') !== '') {
-    try {
-      stdin = readFileSync(0, 'utf8');
-    } catch (err) {
-      const msg = err instanceof Error ? err.message : String(err);
-      return { stdout: JSON.stringify({ code: CNI_CODES.ioFailure, msg: `error reading from stdin: ${msg}` }, null, 4), code: 1 };
-    }
-  }
-  const { exitCode, stdout } = await runCni({ env: process.env, stdin, stderr: (line) => output.write(2, line), exitsAfter: true });
-  return { stdout, code: exitCode };
-}
-
-// Exit explicitly (a datastore client may leave an idle socket or timer behind after close()),
-// but only once the answer has been written out whole, whatever its size.
-main().then(
-  ({ stdout, code }) => {
-    output.write(1, stdout);
-    output.exitWhenWritten(code);
-  },
-  (err: unknown) => {
-    output.write(1, JSON.stringify({ code: CNI_CODES.internal, msg: err instanceof Error ? err.message : String(err) }, null, 4));
-    output.exitWhenWritten(1);
-  },
-);
+// The plugin as a script (dist/calico-ipam.cjs, run by a `node`): reads its own stdin.
+pluginMain(() => readFileSync(0, 'utf8'));

@@ -10,7 +10,7 @@ export const DEFAULT_NODENAME_FILE = '/var/lib/calico/nodename';
  * OS host name. Unlike Calico we trim the file's content: a trailing newline written by `echo`
  * would otherwise become part of the node name and silently create a second "node".
  */
-export function determineNodeName(conf: Pick<NetConf, 'nodename' | 'nodenameFile' | 'hostname'>, osHostname: () => string = hostname): string {
+export function determineNodeName(conf: Pick<NetConf, 'nodename' | 'nodenameFile' | 'hostname'>, osHostname: () => string = () => hostname()): string {
   // Whatever the source, a node name is a Kubernetes object name (design/cni.md, "Input limits").
   return requireMaxLength(firstNodeName(conf, osHostname), INPUT_LIMITS.nodeName, 'the node name');
 }

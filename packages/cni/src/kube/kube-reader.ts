@@ -109,39 +109,52 @@ function stringMap(v: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-async function getJson(access: KubeAccess, path: string): Promise<unknown> {
-  // Loaded on first use: most invocations never talk to Kubernetes, and TLS costs start-up time.
-  const [{ default: http }, { default: https }] = await Promise.all([import('node:http'), import('node:https')]);
+/** One GET's status and body: through the small HTTP/1.1 client when the access offers it, else `node:http(s)`. */
+async function fetchText(access: KubeAccess, path: string, failed: (err: Error) => Error): Promise<{ status: number; body: string }> {
   const url = new URL(access.server + path);
-  const server = displayServer(access.server);
+  const direct = access.direct;
+  if (direct !== undefined) {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const authorization = direct.authorization();
+    if (authorization !== undefined) headers['authorization'] = authorization;
+    try {
+      const res = await direct.client.request({ method: 'GET', url, headers, timeoutMs: REQUEST_TIMEOUT_MS });
+      return { status: res.status, body: res.body.toString('utf8') };
+    } catch (err) {
+      throw failed(err as Error);
+    }
+  }
+  // Loaded on first use, and only for client-node's access (exec plugins, auth providers).
+  const lib = url.protocol === 'http:' ? await import('node:http') : await import('node:https');
   const options: RequestOptions = { method: 'GET', headers: { accept: 'application/json' }, timeout: REQUEST_TIMEOUT_MS };
   await access.prepare(options);
-  const lib = url.protocol === 'http:' ? http : https;
-  // Messages name the server and an error code, never a credential (design/cni.md, "Kubernetes access").
-  const failed = (err: Error): DatastoreUnavailableError =>
-    new DatastoreUnavailableError(`GET ${path} from ${server}: ${(err as NodeJS.ErrnoException).code ?? err.name}`);
-  return new Promise((resolveBody, reject) => {
+  return new Promise((resolve, reject) => {
     const req = lib.request(url, options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', (err) => reject(failed(err)));
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        const body = Buffer.concat(chunks).toString('utf8');
-        if (status === 404) return reject(new NotFoundError(path));
-        if (status === 401 || status === 403) return reject(new UnauthorizedError(`GET ${path}: the API server ${server} refused the request (HTTP ${status})`));
-        if (status < 200 || status > 299) return reject(new DatastoreUnavailableError(`GET ${path} from ${server}: HTTP ${status}`));
-        try {
-          resolveBody(JSON.parse(body));
-        } catch {
-          reject(new DatastoreUnavailableError(`GET ${path} from ${server}: the API server sent invalid JSON`));
-        }
-      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
     });
     req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
     req.on('error', (err) => reject(failed(err)));
     req.end();
   });
+}
+
+async function getJson(access: KubeAccess, path: string): Promise<unknown> {
+  const server = displayServer(access.server);
+  // Messages name the server and an error code, never a credential (design/cni.md, "Kubernetes access").
+  const failed = (err: Error): DatastoreUnavailableError =>
+    new DatastoreUnavailableError(`GET ${path} from ${server}: ${(err as NodeJS.ErrnoException).code ?? err.name}`);
+  const { status, body } = await fetchText(access, path, failed);
+  if (status === 404) throw new NotFoundError(path);
+  if (status === 401 || status === 403) throw new UnauthorizedError(`GET ${path}: the API server ${server} refused the request (HTTP ${status})`);
+  if (status < 200 || status > 299) throw new DatastoreUnavailableError(`GET ${path} from ${server}: HTTP ${status}`);
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new DatastoreUnavailableError(`GET ${path} from ${server}: the API server sent invalid JSON`);
+  }
 }
 
 function ownerRefs(v: unknown): OwnerReference[] {
