@@ -21,6 +21,11 @@ export interface Http1ClientOptions {
   readonly tls?: TlsSettings;
   /** Never use libuv's TCP handle directly (tests compare both paths). */
   readonly viaNet?: boolean;
+  /**
+   * Connections open to one origin at most (DEFAULT_MAX_CONNECTIONS_PER_ORIGIN); more requests at
+   * once wait for one to be free. A short-lived process sets it low: each TLS connection is a handshake.
+   */
+  readonly maxConnectionsPerOrigin?: number;
 }
 
 const FORBIDDEN_IN_HEADER = /[\r\n\0]/;
@@ -28,35 +33,57 @@ const FORBIDDEN_IN_HEADER = /[\r\n\0]/;
 /**
  * A small HTTP/1.1 client for unary JSON requests (design/ipam-datastore.md, "A small HTTP/1.1
  * client"): one request at a time per connection, idle connections kept per origin and reused,
- * bodies framed by content-length or chunked coding. Plain connections to an IP address use
+ * bodies framed by content-length or chunked coding, at most `maxConnectionsPerOrigin` connections to
+ * one origin. Plain connections to an IP address use
  * libuv's TCP handle directly; names and TLS go through `node:net` / `node:tls`. Errors carry
  * Node's socket error codes (ECONNREFUSED, ETIMEDOUT, ECONNRESET, ...).
  */
+/** Connections to one origin: the idle ones, how many exist, and requests waiting for one. */
+interface OriginPool {
+  readonly idle: Connection[];
+  active: number;
+  readonly waiters: (() => void)[];
+}
+
+/** Connections per origin unless told otherwise: what browsers allow an HTTP/1.1 origin. */
+export const DEFAULT_MAX_CONNECTIONS_PER_ORIGIN = 6;
+
 export class Http1Client {
-  private readonly idle = new Map<string, Connection[]>();
+  private readonly pools = new Map<string, OriginPool>();
+  private readonly maxPerOrigin: number;
   private closed = false;
 
-  constructor(private readonly options: Http1ClientOptions = {}) {}
+  constructor(private readonly options: Http1ClientOptions = {}) {
+    this.maxPerOrigin = Math.max(1, options.maxConnectionsPerOrigin ?? DEFAULT_MAX_CONNECTIONS_PER_ORIGIN);
+  }
 
   async request(req: Http1Request): Promise<Http1Response> {
     if (this.closed) throw connectError('ERR_CLIENT_CLOSED', 'the HTTP client is closed');
     const head = requestHead(req);
-    const origin = `${req.url.protocol}//${req.url.host}`;
     const until = Date.now() + req.timeoutMs;
-    const connection = this.takeIdle(origin) ?? (await this.connect(req.url, req.timeoutMs));
-    const response = await connection.exchange(head, req.body, Math.max(1, until - Date.now()), req.onSent);
+    const pool = this.poolOf(`${req.url.protocol}//${req.url.host}`);
+    const connection = await this.acquire(pool, req.url, until);
+    let response: Http1Response;
+    try {
+      response = await connection.exchange(head, req.body, Math.max(1, until - Date.now()), req.onSent);
+    } catch (err) {
+      connection.destroy();
+      throw err;
+    }
     if (response.keepAlive && this.open) {
-      const list = this.idle.get(origin) ?? [];
-      list.push(connection);
-      this.idle.set(origin, list);
-      connection.park(() => {
-        const at = list.indexOf(connection);
-        if (at >= 0) list.splice(at, 1);
-      });
+      connection.park();
+      pool.idle.push(connection);
+      pool.waiters.shift()?.();
     } else {
       connection.destroy();
     }
     return response;
+  }
+
+  /** Closes every idle connection; requests in flight finish, their connections are not kept. */
+  close(): void {
+    this.closed = true;
+    for (const pool of this.pools.values()) for (const c of [...pool.idle]) c.destroy();
   }
 
   /** Read anew after each await: `close()` may have run meanwhile. */
@@ -64,32 +91,66 @@ export class Http1Client {
     return !this.closed;
   }
 
-  private takeIdle(origin: string): Connection | undefined {
-    const list = this.idle.get(origin);
-    for (let c = list?.pop(); c !== undefined; c = list?.pop()) if (c.usable) return c;
-    return undefined;
+  private poolOf(origin: string): OriginPool {
+    let pool = this.pools.get(origin);
+    if (pool === undefined) {
+      pool = { idle: [], active: 0, waiters: [] };
+      this.pools.set(origin, pool);
+    }
+    return pool;
   }
 
-  /** Closes every idle connection; requests in flight finish, their connections are not kept. */
-  close(): void {
-    this.closed = true;
-    for (const list of this.idle.values()) for (const c of list.splice(0)) c.destroy();
-    this.idle.clear();
+  /** An idle connection, a new one while the origin has fewer than its limit, or the next one freed. */
+  private async acquire(pool: OriginPool, url: URL, until: number): Promise<Connection> {
+    for (;;) {
+      const idle = pool.idle.pop();
+      if (idle !== undefined) return idle;
+      if (pool.active < this.maxPerOrigin) return this.connect(pool, url, Math.max(1, until - Date.now()));
+      await waitForTurn(pool, until);
+    }
   }
 
-  private async connect(url: URL, timeoutMs: number): Promise<Connection> {
+  private async connect(pool: OriginPool, url: URL, timeoutMs: number): Promise<Connection> {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-    const connection = new Connection();
+    pool.active += 1;
+    // Gone (closed by either side, failed, or never connected): its place goes to the next waiter.
+    const connection = new Connection(() => {
+      pool.active -= 1;
+      const at = pool.idle.indexOf(connection);
+      if (at >= 0) pool.idle.splice(at, 1);
+      pool.waiters.shift()?.();
+    });
     const raw = url.protocol === 'http:' && this.options.viaNet !== true && isIpLiteral(host) ? rawTcpBindings() : null;
     const tls = url.protocol === 'https:' ? (this.options.tls ?? {}) : undefined;
-    connection.attach(
-      raw === null
-        ? await connectSocket({ host, port, timeoutMs, ...(tls === undefined ? {} : { tls }) }, connection)
-        : await connectRawTcp(raw, host, port, timeoutMs, connection),
-    );
+    try {
+      connection.attach(
+        raw === null
+          ? await connectSocket({ host, port, timeoutMs, ...(tls === undefined ? {} : { tls }) }, connection)
+          : await connectRawTcp(raw, host, port, timeoutMs, connection),
+      );
+    } catch (err) {
+      connection.destroy();
+      throw err;
+    }
     return connection;
   }
+}
+
+/** Resolves when a connection of `pool` is freed; fails with ETIMEDOUT at `until`. */
+function waitForTurn(pool: OriginPool, until: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const turn = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      const at = pool.waiters.indexOf(turn);
+      if (at >= 0) pool.waiters.splice(at, 1);
+      reject(connectError('ETIMEDOUT', 'no connection became free in time'));
+    }, Math.max(1, until - Date.now()));
+    pool.waiters.push(turn);
+  });
 }
 
 function requestHead(req: Http1Request): string {
@@ -118,20 +179,18 @@ class Connection {
   private stream: ByteStream | undefined;
   private current: Exchange | undefined;
   private gone = false;
-  private onIdleClose: (() => void) | undefined;
 
-  get usable(): boolean {
-    return !this.gone && this.stream !== undefined;
-  }
+  /** `onGone` runs once, when the connection can no longer carry a request. */
+  constructor(private readonly onGone: () => void) {}
 
   attach(stream: ByteStream): void {
-    this.stream = stream;
+    if (this.gone) stream.destroy();
+    else this.stream = stream;
   }
 
   exchange(head: string, body: string | Buffer | undefined, timeoutMs: number, onSent: (() => void) | undefined): Promise<Http1Response> {
     const stream = this.stream;
     if (stream === undefined || this.gone) return Promise.reject(connectError('ECONNRESET', 'the connection is closed'));
-    this.onIdleClose = undefined;
     stream.setRef(true);
     return new Promise<Http1Response>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -149,15 +208,20 @@ class Connection {
     });
   }
 
-  /** Idle now: unref'd, and `dropped` runs if the peer closes it. */
-  park(dropped: () => void): void {
-    this.onIdleClose = dropped;
+  /** Idle now: it does not keep the process alive. */
+  park(): void {
     this.stream?.setRef(false);
   }
 
   destroy(): void {
-    this.gone = true;
     this.stream?.destroy();
+    this.markGone();
+  }
+
+  private markGone(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.onGone();
   }
 
   onData(bytes: Buffer): void {
@@ -176,13 +240,9 @@ class Connection {
   }
 
   onClose(error: NodeJS.ErrnoException | undefined): void {
-    this.gone = true;
+    this.markGone();
     const current = this.current;
-    if (current === undefined) {
-      this.onIdleClose?.();
-      this.onIdleClose = undefined;
-      return;
-    }
+    if (current === undefined) return;
     if (error !== undefined) {
       current.reject(error);
       return;
@@ -197,10 +257,6 @@ class Connection {
   private fail(error: Error): void {
     const current = this.current;
     this.destroy();
-    if (current !== undefined) current.reject(error);
-    else {
-      this.onIdleClose?.();
-      this.onIdleClose = undefined;
-    }
+    current?.reject(error);
   }
 }
