@@ -5,7 +5,7 @@ import { echoInput } from '../config/input-limits.js';
 import { CNI_CODES, CniError, NetworkConfigError } from '../errors.js';
 import { CallDeadline, DEFAULT_TIMEOUT_SECONDS, sleepWithin } from './call-deadline.js';
 import type { Logger } from '@ipamkit/models';
-import { listenForLock } from './lock-listener.js';
+import { holderReleased, listenForLock } from './lock-listener.js';
 import { ensureDirectory, FILE_MODE, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
 export const DEFAULT_LOCK_FILE = process.platform === 'win32' ? 'c:\\CalicoWindows\\ipam.lock' : '/var/run/calico/ipam.lock';
@@ -99,24 +99,6 @@ async function pause(address: string, deadline: CallDeadline, ms: number, releas
     waiters.delete(wake);
     if (waiters.size === 0) localWaiters.delete(address);
   }
-}
-
-/** Resolves when the holder of `address` lets go (its connection to us closes or is refused), or after `ms`. */
-async function holderReleased(address: string, ms: number): Promise<void> {
-  // Loaded only by a call that has to wait (design/cni.md, "Start-up cost").
-  const { connect } = await import('node:net');
-  return new Promise((resolve) => {
-    const socket = connect({ path: address });
-    const done = (): void => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    socket.on('error', done);
-    socket.on('close', done);
-  });
 }
 
 /**

@@ -10,18 +10,26 @@ export interface HeldLock {
   release(closed: () => void): void;
 }
 
-/** The slice of libuv's pipe handle (Node's `pipe_wrap` binding) a listening lock uses. */
+/** The slice of libuv's pipe handle (Node's `pipe_wrap` binding) the lock uses: listen, and watch a holder. */
 interface RawPipe {
   bind(address: string): number;
   listen(backlog: number): number;
+  connect(req: RawPipeConnect, address: string): unknown;
+  readStart(): number;
   unref(): void;
   close(callback?: () => void): void;
   onconnection: ((status: number, client: RawPipe | undefined) => void) | undefined;
+  onread: (() => void) | undefined;
+}
+
+interface RawPipeConnect {
+  oncomplete: ((status: number) => void) | undefined;
 }
 
 interface RawPipeBinding {
   readonly Pipe: new (type: number) => RawPipe;
-  readonly constants: { readonly SERVER: number };
+  readonly PipeConnectWrap?: new () => RawPipeConnect;
+  readonly constants: { readonly SERVER: number; readonly SOCKET?: number };
 }
 
 const BACKLOG = 511;
@@ -110,6 +118,59 @@ async function listenNet(address: string): Promise<HeldLock | undefined> {
         },
       });
     });
+  });
+}
+
+/**
+ * Resolves when the holder listening on `address` lets go (our connection to it closes, or is
+ * refused: nobody listens), or after `ms`. Connects with libuv's pipe handle where Node offers it,
+ * so a waiting call does not load `node:net` either; the holder never writes, so anything read is
+ * the end.
+ */
+export async function holderReleased(address: string, ms: number, options: { viaNet?: boolean } = {}): Promise<void> {
+  const binding = options.viaNet === true || process.platform !== 'linux' ? null : rawPipeBinding();
+  const Connect = binding?.PipeConnectWrap;
+  const socketType = binding?.constants.SOCKET;
+  if (binding === null || Connect === undefined || socketType === undefined) return holderReleasedNet(address, ms);
+  return new Promise((resolve) => {
+    const pipe = new binding.Pipe(socketType);
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      pipe.close();
+      resolve();
+    };
+    const timer = setTimeout(finish, ms);
+    timer.unref();
+    const req = new Connect();
+    req.oncomplete = (status) => {
+      if (status < 0 || done) {
+        finish();
+        return;
+      }
+      pipe.onread = finish;
+      if (pipe.readStart() < 0) finish();
+    };
+    pipe.connect(req, address);
+  });
+}
+
+async function holderReleasedNet(address: string, ms: number): Promise<void> {
+  // Loaded only by a call that has to wait and has no pipe handle (design/cni.md, "Start-up cost").
+  const { connect } = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = connect({ path: address });
+    const done = (): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    socket.on('error', done);
+    socket.on('close', done);
   });
 }
 

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { listenForLock, type HeldLock } from '../../src/runtime/lock-listener.js';
+import { holderReleased, listenForLock, type HeldLock } from '../../src/runtime/lock-listener.js';
 
 let counter = 0;
 /** A fresh abstract-socket name per test, so parallel test files never share a lock. */
@@ -65,5 +65,36 @@ describe.each([
     await Promise.all(waiters.map((w) => w.connected));
     if (held !== undefined) await released(held);
     expect(await Promise.all(waiters.map((w) => w.outcome))).toEqual(['closed', 'closed']);
+  });
+});
+
+describe.each([
+  { mode: 'libuv pipe handle', viaNet: false },
+  { mode: 'node:net', viaNet: true },
+])('holderReleased through the $mode', ({ viaNet }) => {
+  it('resolves when the holder lets go, long before its wait is over', async () => {
+    const address = freshAddress();
+    const held = await listenForLock(address, { viaNet: false });
+    expect(held).toBeDefined();
+    let resolved = false;
+    const waiting = holderReleased(address, 60_000, { viaNet }).then(() => (resolved = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(resolved).toBe(false);
+    if (held !== undefined) await released(held);
+    await waiting;
+    expect(resolved).toBe(true);
+  });
+
+  it('resolves at once where nobody holds the lock', async () => {
+    await holderReleased(freshAddress(), 60_000, { viaNet });
+  });
+
+  it('resolves after its wait while the holder keeps the lock', async () => {
+    const address = freshAddress();
+    const held = await listenForLock(address, { viaNet: false });
+    await holderReleased(address, 50, { viaNet });
+    // Still held: a new listener is refused.
+    expect(await listenForLock(address, { viaNet: false })).toBeUndefined();
+    if (held !== undefined) await released(held);
   });
 });
