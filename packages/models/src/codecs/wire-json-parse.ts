@@ -51,9 +51,22 @@ function stringEnd(text: string, start: number): number {
 
 const isNumberChar = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x45 || c === 0x65;
 
+/**
+ * Whether `text` holds fewer than `limit` of `{` and `[` (inside strings too): then it cannot nest
+ * `limit` deep. Native `indexOf` steps from one opener to the next, so a 7 KB block with a hundred
+ * openers costs a hundred calls, not a scan of every character in JavaScript (which, in a short
+ * plugin call, also got hot enough to start an optimizing compile).
+ */
+function fewerOpenersThan(text: string, limit: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf('{'); i !== -1 && count < limit; i = text.indexOf('{', i + 1)) count++;
+  for (let i = text.indexOf('['); i !== -1 && count < limit; i = text.indexOf('[', i + 1)) count++;
+  return count < limit;
+}
+
 function parseFast(text: string): unknown {
-  // Too short to nest MAX_DEPTH deep, and no digit run long enough to need a bigint: no scan.
-  if (text.length < 2 * MAX_DEPTH && !LONG_DIGIT_RUN.test(text)) return tryJsonParse(text);
+  // Unable to nest MAX_DEPTH deep, and no digit run long enough to need a bigint: no scan.
+  if ((text.length < 2 * MAX_DEPTH || fewerOpenersThan(text, MAX_DEPTH)) && !LONG_DIGIT_RUN.test(text)) return tryJsonParse(text);
   let depth = 0;
   let bigStarts: number[] | undefined;
   let bigEnds: number[] | undefined;

@@ -36,6 +36,16 @@ describe('parseWireJson on the edges of its fast path', () => {
     expect(() => parseWireJson(text)).toThrow(`invalid JSON at position ${position} `);
   });
 
+  it('takes long texts with few openers straight to JSON.parse and still refuses deep ones', () => {
+    const block = JSON.stringify({ allocations: Array.from({ length: 64 }, (_, i) => (i % 3 === 0 ? null : i)), attributes: Array.from({ length: 40 }, (_, i) => ({ handle_id: `h-${i}`, secondary: { node: 'n'.repeat(50) } })) });
+    expect(block.length).toBeGreaterThan(2 * 512);
+    expect(parseWireJson(block)).toEqual(JSON.parse(block));
+    expect(() => parseWireJson(`${'['.repeat(600)}${']'.repeat(600)}`)).toThrow(/nesting deeper than 512/);
+    // 511 openers (fewer than the limit) in a long text: JSON.parse, same value as the full parser.
+    const deepButAllowed = `${'['.repeat(511)}${' '.repeat(2000)}${']'.repeat(511)}`;
+    expect(JSON.stringify(parseWireJson(deepButAllowed))).toBe(JSON.stringify(JSON.parse(deepButAllowed)));
+  });
+
   it('applies the depth limit to long texts with big integers', () => {
     expect(() => parseWireJson(`${'['.repeat(600)}12345678901234567890${']'.repeat(600)}`)).toThrow(/nesting deeper than 512/);
     expect(parseWireJson(`${'['.repeat(500)}12345678901234567890${']'.repeat(500)}`)).toBeInstanceOf(Array);
