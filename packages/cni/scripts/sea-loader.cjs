@@ -63,6 +63,10 @@ if (report) {
   // Used by the build and the tests only: says which cache was taken and whether V8 accepted it.
   fs.writeSync(2, `code cache ${script.cachedDataRejected === true ? 'rejected' : 'accepted'} (${cacheName})\n`);
 }
+// A plugin call runs each function a few times and exits: optimizing compilation (TurboFan) of a
+// function that got hot in an ADD only runs on a background thread that the exit then has to wait
+// for (10–20 ms of an ADD). Set after the Script took the cache: V8 checks a cache against the flags.
+require('node:v8').setFlagsFromString('--max-opt=0');
 const module_ = { exports: {} };
 script.runInThisContext()(module_.exports, require, module_, 'calico-ipam.cjs', '.');
 module_.exports.pluginMain(() => {
