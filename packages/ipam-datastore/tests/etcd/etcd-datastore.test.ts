@@ -13,6 +13,7 @@ import {
 } from '@ipamkit/models';
 import { collectEvents, describeEvent, sampleBlock, sampleHandle, withEtcd } from '@ipamkit/test-utils';
 import { createEtcdDatastore } from '../../src/etcd/index.js';
+import { withFirstEvent } from './support/first-event.js';
 import { ETCD_CLIENTS, type EtcdClientName } from './support/etcd-clients.js';
 
 const etcd = withEtcd();
@@ -288,8 +289,11 @@ function suite(client: EtcdClientName): void {
       const { revision } = await ds.ipPools.listWithRevision();
       const abort = new AbortController();
       try {
-        const pending = collectEvents(ds.ipPools.watch({ fromRevision: revision, signal: abort.signal }), 2, 45_000);
+        const { watch, first } = withFirstEvent(ds.ipPools.watch({ fromRevision: revision, signal: abort.signal }));
+        const pending = collectEvents(watch, 2, 45_000);
         await ds.ipPools.create({ name: 'before', cidr: '10.1.0.0/16' });
+        // The stream is established (it delivered): the restart breaks a running watch.
+        await first;
         await etcd.handle.restart();
         await createWhenBack(ds, { name: 'after', cidr: '10.2.0.0/16' });
         expect((await pending).map(describeEvent)).toEqual(['added:before', 'added:after']);

@@ -5,6 +5,7 @@ import { collectEvents, describeEvent, sampleHandle, withEtcd, type EtcdFixture 
 import { createDatastore } from '../../src/create-datastore.js';
 import { createEtcdDatastore, type EtcdDatastoreConfig } from '../../src/etcd/index.js';
 import { DatastoreConfigError } from '../../src/errors.js';
+import { withFirstEvent } from './support/first-event.js';
 import { ETCD_CLIENTS, securityOf } from './support/etcd-clients.js';
 
 // TLS and authentication failures must be clear (the class says what to do, the message names the
@@ -135,8 +136,11 @@ describe('etcd with username/password authentication', () => {
         const { revision } = await ds.ipPools.listWithRevision();
         const abort = new AbortController();
         try {
-          const pending = collectEvents(ds.ipPools.watch({ fromRevision: revision, signal: abort.signal }), 2, 45_000);
+          const { watch, first } = withFirstEvent(ds.ipPools.watch({ fromRevision: revision, signal: abort.signal }));
+        const pending = collectEvents(watch, 2, 45_000);
           await ds.ipPools.create({ name: 'before', cidr: '10.1.0.0/16' });
+          // The stream is established (it delivered): the restart breaks a running watch.
+          await first;
           await etcd.handle.restart();
           await ds.ipPools.create({ name: 'after', cidr: '10.2.0.0/16' });
           expect((await pending).map(describeEvent)).toEqual(['added:before', 'added:after']);
