@@ -1,5 +1,5 @@
 import { runBin } from '@ipamkit/models';
-import { fail, guardProcess } from './bin-main.js';
+import { fail, guardProcess } from './process-guards.js';
 import { runIpamCommand } from './run-ipam-command.js';
 
 // The `ipamkit` executable: runIpamCommand on the process (design/models.md, "Bins"), behind the
