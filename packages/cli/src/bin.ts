@@ -1,7 +1,9 @@
-import { runBin } from './bin-main.js';
+import { runBin } from '@ipamkit/models';
+import { fail, guardProcess } from './process-guards.js';
+import { runIpamCommand } from './run-ipam-command.js';
 
-// The `ipamkit` executable: the in-process runner on the real process streams and environment,
-// behind the top-level handler of design/cli.md "Exit codes". No top-level await: the same entry is
-// bundled as CommonJS into the single executable (design/cli.md, "Single executable"); runBin
-// catches everything itself.
-void runBin();
+// The `ipamkit` executable: runIpamCommand on the process (design/models.md, "Bins"), behind the
+// guards of design/cli.md "Exit codes". No top-level await: the same entry is bundled as CommonJS
+// into the single executable (design/cli.md, "Single executable").
+guardProcess();
+runBin((argv, io) => runIpamCommand(argv, io).catch(fail), { name: 'ipamkit' });

@@ -7,7 +7,7 @@ export { untilAborted, withTimeout } from './until-aborted.js';
 export { parseDuration } from './duration.js';
 export { ControllerConfigError } from './errors.js';
 export type { LeaderElector } from './runner/leader-elector.js';
-export { COMMON_FLAGS, stringFlag, type FlagOptions, type FlagValues } from './runner/flags.js';
+export { COMMON_FLAGS } from './runner/flags.js';
 export {
   runController,
   runControllerMain,

@@ -77,7 +77,7 @@ function harness(argv: string[]): Harness {
       }),
     runningMessage: 'test controller running',
   };
-  const done = runController(definition, { argv: ['--metrics-port', '0', ...argv], env: {}, registry: new Registry(), stop, forceExit: () => undefined });
+  const done = runController(definition, ['--metrics-port', '0', ...argv], { env: {}, registry: new Registry(), signal: stop.signal, forceExit: () => undefined });
   return { elector, stop, finishSync: () => finishSync(), stopped: () => stopped, done, port: () => portKnown };
 }
 
@@ -133,13 +133,13 @@ describe('runController', () => {
   it('answers --version and --help with the definition\'s version and usage, starting nothing', async () => {
     const printed: string[] = [];
     const definition: ControllerDefinition<object> = { name: 'x', usage: 'Usage: x', version: '1.2.3', flags: {}, defaultMetricsPort: -1, metricsPortEnv: 'X', configure: () => ({}), createElector: () => new FakeElector(), start: () => Promise.reject(new Error('not reached')), runningMessage: '' };
-    expect(await runController(definition, { argv: ['--version'], env: {}, stdout: (t) => printed.push(t) })).toBe(0);
-    expect(await runController(definition, { argv: ['--help'], env: {}, stdout: (t) => printed.push(t) })).toBe(0);
+    expect(await runController(definition, ['--version'], { env: {}, stdout: { write: (t: string) => printed.push(t) } })).toBe(0);
+    expect(await runController(definition, ['--help'], { env: {}, stdout: { write: (t: string) => printed.push(t) } })).toBe(0);
     expect(printed).toEqual(['1.2.3\n', 'Usage: x\n']);
   });
 
   it('refuses a bad flag value before starting anything', async () => {
-    await expect(runController({ name: 'x', usage: '', version: '0', flags: {}, defaultMetricsPort: 0, metricsPortEnv: 'X', configure: () => ({}), createElector: () => new FakeElector(), start: () => Promise.reject(new Error('not reached')), runningMessage: '' }, { argv: ['--metrics-port', 'nine'], env: {} })).rejects.toThrow(ControllerConfigError);
-    await expect(runController({ name: 'x', usage: '', version: '0', flags: {}, defaultMetricsPort: 0, metricsPortEnv: 'X', configure: () => ({}), createElector: () => new FakeElector(), start: () => Promise.reject(new Error('not reached')), runningMessage: '' }, { argv: ['--lease-duration', 'soon'], env: {} })).rejects.toThrow('invalid duration "soon"');
+    await expect(runController({ name: 'x', usage: '', version: '0', flags: {}, defaultMetricsPort: 0, metricsPortEnv: 'X', configure: () => ({}), createElector: () => new FakeElector(), start: () => Promise.reject(new Error('not reached')), runningMessage: '' }, ['--metrics-port', 'nine'], { env: {} })).rejects.toThrow(ControllerConfigError);
+    await expect(runController({ name: 'x', usage: '', version: '0', flags: {}, defaultMetricsPort: 0, metricsPortEnv: 'X', configure: () => ({}), createElector: () => new FakeElector(), start: () => Promise.reject(new Error('not reached')), runningMessage: '' }, ['--lease-duration', 'soon'], { env: {} })).rejects.toThrow('invalid duration "soon"');
   });
 });

@@ -164,3 +164,5 @@ export { retry, type RetryPolicy } from './retry/retry.js';
 export { sleep } from './retry/sleep.js';
 export { jsonLineLogger, type LogFields, type Logger, silentLogger } from './logger.js';
 export { type Clock, systemClock } from './clock.js';
+export { type FlagSpec, type FlagValues, type InvalidFlag, numberFlag, parseFlags, stringFlag } from './bin/flags.js';
+export { type BinIo, type BinMain, runBin, type RunBinOptions } from './bin/run-bin.js';

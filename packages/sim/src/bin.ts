@@ -1,3 +1,4 @@
+import { runBin } from '@ipamkit/models';
 import { main } from './cli/main.js';
 
-process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+runBin(main, { name: 'ipamkit-sim' });

@@ -28,3 +28,6 @@ export class SimStepError extends IpamError {
     super(`${step}: ${message}`, options);
   }
 }
+
+/** What a bad flag becomes (the shared flag parser of design/models.md, "Bins", reports through it). */
+export const invalidSimFlag = (message: string): SimConfigError => new SimConfigError(message);

@@ -18,5 +18,5 @@ export {
   reconcileTunnelAddresses,
   type TunnelDecision,
 } from './reconcile-tunnel-addresses.js';
-export { runTunnelAllocCli, type TunnelCliIo } from './run-cli.js';
+export { runTunnelAllocCli } from './run-cli.js';
 export { type DaemonOptions, startTunnelAllocDaemon, type TunnelAllocDaemon } from './tunnel-alloc-daemon.js';

@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
-import { type Datastore, jsonLineLogger } from '@ipamkit/models';
+import { once } from 'node:events';
+import { type BinIo, type Datastore, jsonLineLogger, parseFlags, stringFlag } from '@ipamkit/models';
 import { createIpamClient } from '@ipamkit/ipam-core';
 import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
 import packageJson from '../package.json' with { type: 'json' };
@@ -8,15 +8,6 @@ import { NodeNameMissingError, TunnelOptionError } from './errors.js';
 import { reconcileTunnelAddresses } from './reconcile-tunnel-addresses.js';
 import { startTunnelAllocDaemon } from './tunnel-alloc-daemon.js';
 import { WIREGUARD_SETTINGS, type WireguardOptions, type WireguardSetting } from './wireguard-enablement.js';
-
-export interface TunnelCliIo {
-  readonly argv: readonly string[];
-  readonly env: NodeJS.ProcessEnv;
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  /** Stops the daemon (the bin wires SIGTERM/SIGINT here). */
-  readonly signal?: AbortSignal;
-}
 
 const USAGE = `Usage: ipamkit-tunnel-alloc [--run-once] [--wireguard-ipv4 infer|enabled|disabled] [--wireguard-ipv6 infer|enabled|disabled] [--version]
 
@@ -38,17 +29,13 @@ function setting(flag: string | undefined, envValue: string | undefined, name: s
   return raw as WireguardSetting;
 }
 
-function untilAborted(signal: AbortSignal | undefined): Promise<void> {
-  if (signal === undefined) return new Promise<void>(() => undefined);
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-}
+const invalidOption = (message: string): TunnelOptionError => new TunnelOptionError(message);
 
-async function runWithDatastore(io: TunnelCliIo, runOnce: boolean, nodeName: string, wireguard: WireguardOptions): Promise<number> {
+async function runWithDatastore(io: BinIo, runOnce: boolean, nodeName: string, wireguard: WireguardOptions): Promise<number> {
   // Log fields and errors may carry a datastore client's raw text: everything printed is redacted
   // (design/tunnel-alloc.md, "Datastore configuration").
   const secrets = datastoreSecrets(io.env);
-  const stderr = (text: string): void => io.stderr(redactSecrets(text, secrets));
+  const stderr = (text: string): void => void io.stderr.write(redactSecrets(text, secrets));
   const logger = jsonLineLogger({ write: stderr });
   let datastore: Datastore | undefined;
   try {
@@ -58,15 +45,7 @@ async function runWithDatastore(io: TunnelCliIo, runOnce: boolean, nodeName: str
       await reconcileTunnelAddresses({ datastore, ipam, nodeName, wireguard, logger });
       return 0;
     }
-    const daemon = startTunnelAllocDaemon({
-      datastore,
-      ipam,
-      nodeName,
-      wireguard,
-      logger,
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
-    });
-    await daemon.done;
+    await startTunnelAllocDaemon({ datastore, ipam, nodeName, wireguard, logger, signal: io.signal }).done;
     return 0;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -77,52 +56,45 @@ async function runWithDatastore(io: TunnelCliIo, runOnce: boolean, nodeName: str
   }
 }
 
+const FLAGS = {
+  'run-once': { type: 'boolean' },
+  'wireguard-ipv4': { type: 'string' },
+  'wireguard-ipv6': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
 /**
- * The `ipamkit-tunnel-alloc` command, importable so tests drive it in-process. Returns the exit
- * code: 0 on success or after a clean stop, 1 on any failure (Calico's fatal exit).
+ * The `ipamkit-tunnel-alloc` bin's main (design/models.md, "Bins"): 0 on success or after a clean
+ * stop (`io.signal`), 1 on any failure (Calico's fatal exit), 2 on a bad flag.
  */
-export async function runTunnelAllocCli(io: TunnelCliIo): Promise<number> {
+export async function runTunnelAllocCli(argv: readonly string[], io: BinIo): Promise<number> {
   let runOnce: boolean;
   let wireguard: WireguardOptions;
   try {
-    const { values } = parseArgs({
-      args: [...io.argv],
-      options: {
-        'run-once': { type: 'boolean', default: false },
-        'wireguard-ipv4': { type: 'string' },
-        'wireguard-ipv6': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-    if (values.help) {
-      io.stdout(USAGE);
+    const values = parseFlags(argv, FLAGS, invalidOption);
+    if (values['help'] === true || values['version'] === true) {
+      io.stdout.write(values['help'] === true ? USAGE : `${packageJson.version}\n`);
       return 0;
     }
-    if (values.version) {
-      io.stdout(`${packageJson.version}\n`);
-      return 0;
-    }
-    runOnce = values['run-once'];
+    runOnce = values['run-once'] === true;
     wireguard = {
-      ipv4: setting(values['wireguard-ipv4'], io.env['IPAMKIT_WIREGUARD_IPV4'], 'wireguard-ipv4'),
-      ipv6: setting(values['wireguard-ipv6'], io.env['IPAMKIT_WIREGUARD_IPV6'], 'wireguard-ipv6'),
+      ipv4: setting(stringFlag(values, 'wireguard-ipv4'), io.env['IPAMKIT_WIREGUARD_IPV4'], 'wireguard-ipv4'),
+      ipv6: setting(stringFlag(values, 'wireguard-ipv6'), io.env['IPAMKIT_WIREGUARD_IPV6'], 'wireguard-ipv6'),
       hostEncryptionEnabled: envFlag(io.env['FELIX_WIREGUARDHOSTENCRYPTIONENABLED']),
     };
   } catch (err) {
-    io.stderr(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    io.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
     return 2;
   }
   const nodeName = io.env['NODENAME'] ?? '';
   if (nodeName === '') {
-    io.stderr(`${new NodeNameMissingError().message}\n`);
+    io.stderr.write(`${new NodeNameMissingError().message}\n`);
     return 1;
   }
   if (envFlag(io.env['USE_POD_CIDR'])) {
     // Host-local IPAM: the addresses come from the pod CIDR, so there is nothing to allocate.
-    if (!runOnce) await untilAborted(io.signal);
+    if (!runOnce && !io.signal.aborted) await once(io.signal, 'abort');
     return 0;
   }
   return runWithDatastore(io, runOnce, nodeName, wireguard);

@@ -109,22 +109,22 @@ describe('ipamkit-tunnel-alloc bin', () => {
 });
 
 describe('runTunnelAllocCli', () => {
-  const io = (argv: string[], env: Record<string, string>) => {
+  const io = (argv: string[], env: Record<string, string>, signal = new AbortController().signal) => {
     const out: string[] = [];
     const err: string[] = [];
-    return { out, err, io: { argv, env, stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) } };
+    return { out, err, argv, io: { env, signal, stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } } };
   };
 
   it('does nothing and exits 0 in one-shot mode under USE_POD_CIDR (no datastore needed)', async () => {
     const r = io(['--run-once'], { NODENAME: NODE, USE_POD_CIDR: 'true' });
-    expect(await runTunnelAllocCli(r.io)).toBe(0);
+    expect(await runTunnelAllocCli(r.argv, r.io)).toBe(0);
     expect(r.err).toEqual([]);
   });
 
   it('blocks until stopped in daemon mode under USE_POD_CIDR', async () => {
     const controller = new AbortController();
-    const r = io([], { NODENAME: NODE, USE_POD_CIDR: '1' });
-    const running = runTunnelAllocCli({ ...r.io, signal: controller.signal });
+    const r = io([], { NODENAME: NODE, USE_POD_CIDR: '1' }, controller.signal);
+    const running = runTunnelAllocCli(r.argv, r.io);
     let settled = false;
     void running.then(() => (settled = true));
     await new Promise((resolve) => setImmediate(resolve));
@@ -138,19 +138,19 @@ describe('runTunnelAllocCli', () => {
     [['--wireguard-ipv4', 'maybe'], 'wireguard-ipv4 must be one of infer, enabled, disabled; got "maybe"'],
   ])('rejects bad arguments %j with exit code 2', async (argv, message) => {
     const r = io(argv, { NODENAME: NODE });
-    expect(await runTunnelAllocCli(r.io)).toBe(2);
+    expect(await runTunnelAllocCli(r.argv, r.io)).toBe(2);
     expect(r.err.join('')).toContain(message);
   });
 
   it('prints usage for --help', async () => {
     const r = io(['--help'], {});
-    expect(await runTunnelAllocCli(r.io)).toBe(0);
+    expect(await runTunnelAllocCli(r.argv, r.io)).toBe(0);
     expect(r.out.join('')).toContain('Usage: ipamkit-tunnel-alloc [--run-once]');
   });
 
   it('prints the package version for --version, needing no NODENAME', async () => {
     const r = io(['--version'], {});
-    expect(await runTunnelAllocCli(r.io)).toBe(0);
+    expect(await runTunnelAllocCli(r.argv, r.io)).toBe(0);
     expect(r.out.join('')).toBe(`${(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version}\n`);
   });
 });

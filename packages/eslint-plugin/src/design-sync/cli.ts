@@ -1,12 +1,5 @@
 #!/usr/bin/env node
+import { runCommandBin } from '../utils/command-line.js';
 import { runDesignSyncCommand } from './design-sync-command.js';
 
-process.exitCode = runDesignSyncCommand(process.argv.slice(2), process.env, {
-  cwd: process.cwd(),
-  out: (line) => {
-    console.log(line);
-  },
-  err: (line) => {
-    console.error(line);
-  },
-});
+runCommandBin(runDesignSyncCommand);

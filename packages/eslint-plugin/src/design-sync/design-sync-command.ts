@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { type CommandIo, parseCommandLine } from '../utils/command-line.js';
 import { runDesignSync } from './run-design-sync.js';
 
 export const USAGE = `Usage: ipamkit-design-sync [--base <rev>] [--head <rev>] [--main-branch main]
@@ -13,38 +13,22 @@ nothing cites a document outside the repository.
 The range defaults to $NX_BASE..$NX_HEAD when set (as for nx affected), else the merge-base with the
 main branch, or HEAD~1..HEAD on the main branch itself.`;
 
-/** Runs the command; returns the exit code and writes through the given sinks. */
-export function runDesignSyncCommand(
-  argv: string[],
-  env: NodeJS.ProcessEnv,
-  io: { cwd: string; out: (line: string) => void; err: (line: string) => void },
-): number {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        base: { type: 'string' },
-        head: { type: 'string' },
-        'main-branch': { type: 'string' },
-        readme: { type: 'string' },
-        'skip-codeowners': { type: 'boolean' },
-        'skip-citations': { type: 'boolean' },
-        'write-codeowners': { type: 'boolean' },
-        'owner-template': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    io.err(`ipamkit-design-sync: ${error instanceof Error ? error.message : String(error)}`);
-    io.err(USAGE);
-    return 2;
-  }
-  if (values.help === true) {
-    io.out(USAGE);
-    return 0;
-  }
+const FLAGS = {
+  base: { type: 'string' },
+  head: { type: 'string' },
+  'main-branch': { type: 'string' },
+  readme: { type: 'string' },
+  'skip-codeowners': { type: 'boolean' },
+  'skip-citations': { type: 'boolean' },
+  'write-codeowners': { type: 'boolean' },
+  'owner-template': { type: 'string' },
+} as const;
+
+/** Runs the command; returns the exit code and writes through the given sinks; `NX_BASE`/`NX_HEAD` come from `io.env`. */
+export function runDesignSyncCommand(argv: readonly string[], io: CommandIo): number {
+  const values = parseCommandLine(argv, FLAGS, { name: 'ipamkit-design-sync', usage: USAGE }, io);
+  if (typeof values === 'number') return values;
+  const env = io.env ?? {};
   const report = runDesignSync({
     cwd: io.cwd,
     base: values.base ?? nonEmpty(env.NX_BASE),

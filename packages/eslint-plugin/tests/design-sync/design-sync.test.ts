@@ -177,7 +177,7 @@ describe('design sync on main and with explicit ranges', () => {
     repo.write({ 'design/gc.md': '# gc\n\nNow documented.\n' });
     repo.commit('Document it');
     const out: string[] = [];
-    const code = runDesignSyncCommand([], { NX_BASE: base, NX_HEAD: head }, { cwd: repo.dir, out: (l) => out.push(l), err: (l) => out.push(l) });
+    const code = runDesignSyncCommand([], { env: { NX_BASE: base, NX_HEAD: head }, cwd: repo.dir, out: (l) => out.push(l), err: (l) => out.push(l) });
     expect(code).toBe(1);
     expect(out[0]).toBe(`design-sync: ${base}..${head}: 1 files, 1 commits`);
   });
@@ -231,7 +231,7 @@ describe('CODEOWNERS', () => {
     repo.write({ '.github/CODEOWNERS': '' });
     const out: string[] = [];
     const io = { cwd: repo.dir, out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
-    expect(runDesignSyncCommand(['--write-codeowners', '--owner-template', '@acme/{package}-team'], {}, io)).toBe(0);
+    expect(runDesignSyncCommand(['--write-codeowners', '--owner-template', '@acme/{package}-team'], io)).toBe(0);
     expect(out).toEqual(['design-sync: wrote .github/CODEOWNERS for 2 packages']);
     expect(repo.git('show', ':.github/CODEOWNERS')).not.toContain('@acme');
     const written = repo.git('diff', '--no-color', '--', '.github/CODEOWNERS');
@@ -241,7 +241,7 @@ describe('CODEOWNERS', () => {
 
   it('rejects an unknown flag with the usage text', () => {
     const err: string[] = [];
-    const code = runDesignSyncCommand(['--frobnicate'], {}, { cwd: repo.dir, out: () => undefined, err: (l) => err.push(l) });
+    const code = runDesignSyncCommand(['--frobnicate'], { cwd: repo.dir, out: () => undefined, err: (l) => err.push(l) });
     expect(code).toBe(2);
     expect(err[0]).toMatch(/^ipamkit-design-sync: Unknown option '--frobnicate'/);
   });

@@ -1,9 +1,6 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type FlagSpec, type FlagValues, stringFlag } from '@ipamkit/models';
 import { parseDuration } from '../duration.js';
 import { ControllerConfigError } from '../errors.js';
-
-export type FlagOptions = NonNullable<ParseArgsConfig['options']>;
-export type FlagValues = Readonly<Record<string, string | boolean | undefined>>;
 
 /** The flags every leader-elected controller takes (design/kube-runtime.md "Bin runner"). */
 export const COMMON_FLAGS = {
@@ -13,7 +10,7 @@ export const COMMON_FLAGS = {
   verbose: { type: 'boolean' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
-} as const satisfies FlagOptions;
+} as const satisfies FlagSpec;
 
 export interface CommonSettings {
   readonly help: boolean;
@@ -26,20 +23,6 @@ export interface CommonSettings {
   readonly leaseDurationMs: number | undefined;
   readonly lease: { readonly namespace: string; readonly identity: string };
 }
-
-export function parseFlags(argv: readonly string[], own: FlagOptions): FlagValues {
-  const { values } = parseArgs({ args: [...argv], options: { ...own, ...COMMON_FLAGS }, strict: true, allowPositionals: false });
-  const flat: Record<string, string | boolean | undefined> = {};
-  for (const [key, value] of Object.entries(values) as [string, string | boolean | (string | boolean)[] | undefined][]) {
-    flat[key] = Array.isArray(value) ? value.at(-1) : value;
-  }
-  return flat;
-}
-
-export const stringFlag = (values: FlagValues, name: string): string | undefined => {
-  const value = values[name];
-  return typeof value === 'string' ? value : undefined;
-};
 
 export function commonSettings(values: FlagValues, env: NodeJS.ProcessEnv, defaults: { metricsPort: number; metricsPortEnv: string; hostname: string }): CommonSettings {
   const portText = stringFlag(values, 'metrics-port') ?? env[defaults.metricsPortEnv] ?? String(defaults.metricsPort);

@@ -1,10 +1,13 @@
+import { once } from 'node:events';
 import { hostname } from 'node:os';
+import { type BinIo, type FlagSpec, type FlagValues, parseFlags } from '@ipamkit/models';
 import { register, type Registry } from 'prom-client';
 import { untilAborted, withTimeout } from '../until-aborted.js';
 import { type Logger, stderrLogger } from '../logger.js';
 import { startMetricsServer } from '../metrics/metrics-server.js';
 import { registerProcessMetrics } from '../metrics/process-metrics.js';
-import { commonSettings, type FlagOptions, type FlagValues, parseFlags } from './flags.js';
+import { ControllerConfigError } from '../errors.js';
+import { COMMON_FLAGS, commonSettings } from './flags.js';
 import type { LeaderElector } from './leader-elector.js';
 
 export interface ControllerContext {
@@ -34,7 +37,7 @@ export interface ControllerDefinition<C> {
   /** What `--version` prints: the package's version. */
   readonly version: string;
   /** The controller's own flags, besides the common ones (`--metrics-port`, `--leader-elect`, ...). */
-  readonly flags: FlagOptions;
+  readonly flags: FlagSpec;
   readonly defaultMetricsPort: number;
   /** The environment variable that overrides the metrics port, e.g. `IPAMKIT_GC_METRICS_PORT`. */
   readonly metricsPortEnv: string;
@@ -50,26 +53,17 @@ export interface ControllerDefinition<C> {
   redact?(text: string): string;
 }
 
-export interface RunnerIo {
-  readonly argv?: readonly string[];
-  readonly env?: NodeJS.ProcessEnv;
+/** The bin's io (its `signal` is SIGTERM and SIGINT: `runBin` with `stopOnSignal`), plus what tests replace. */
+export interface RunnerIo extends Partial<BinIo> {
   readonly registry?: Registry;
-  readonly stdout?: (text: string) => void;
   /** Called if shutdown overruns its budget (default: `process.exit(0)`). */
   readonly forceExit?: () => void;
-  /** Aborting it is a SIGTERM (tests); the runner also listens for SIGTERM and SIGINT. */
-  readonly stop?: AbortController;
 }
 
 /** The whole of shutdown fits in this, under Kubernetes' and the acceptance test's 5 s. */
 const SHUTDOWN_BUDGET_MS = 4_000;
 const STOP_CONTROLLER_MS = 2_000;
 const RELEASE_LEASE_MS = 1_500;
-
-function waitForAbort(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-}
 
 /**
  * Runs a leader-elected controller (design/kube-runtime.md "Bin runner"): flags, metrics with process
@@ -78,21 +72,21 @@ function waitForAbort(signal: AbortSignal): Promise<void> {
  * before or during the first sync, while running): the controller stops, the lease is released, and
  * the answer is 0 within the shutdown budget.
  */
-export async function runController<C>(definition: ControllerDefinition<C>, io: RunnerIo = {}): Promise<number> {
+export async function runController<C>(definition: ControllerDefinition<C>, argv: readonly string[], io: RunnerIo = {}): Promise<number> {
   const env = io.env ?? process.env;
-  const values = parseFlags(io.argv ?? process.argv.slice(2), definition.flags);
+  const values = parseFlags(argv, { ...definition.flags, ...COMMON_FLAGS }, (message) => new ControllerConfigError(message));
   const settings = commonSettings(values, env, { metricsPort: definition.defaultMetricsPort, metricsPortEnv: definition.metricsPortEnv, hostname: hostname() });
   if (settings.help || settings.version) {
-    (io.stdout ?? ((t: string) => process.stdout.write(t)))(`${settings.help ? definition.usage : definition.version}\n`);
+    (io.stdout ?? process.stdout).write(`${settings.help ? definition.usage : definition.version}\n`);
     return 0;
   }
   const config = definition.configure(values, env);
   const log = stderrLogger(settings.verbose, definition.redact?.bind(definition));
   const registry = io.registry ?? register;
-  const stop = io.stop ?? new AbortController();
-  const onSignal = (): void => stop.abort();
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  // Aborted by the bin's signal, and by the controller itself when it loses leadership.
+  const stop = new AbortController();
+  if (io.signal?.aborted === true) stop.abort();
+  io.signal?.addEventListener('abort', () => stop.abort(), { once: true });
   let forced: NodeJS.Timeout | undefined;
   stop.signal.addEventListener('abort', () => {
     forced = setTimeout(() => {
@@ -132,14 +126,12 @@ export async function runController<C>(definition: ControllerDefinition<C>, io: 
         log.info(definition.runningMessage, definition.runningFields?.(config) ?? {});
       }
     }
-    await waitForAbort(stop.signal);
+    if (!stop.signal.aborted) await once(stop.signal, 'abort');
   } finally {
     stop.abort();
     log.info('stopping');
     await shutDown(log, elector, controller);
     await metrics?.close();
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
     clearTimeout(forced);
   }
   return 0;
@@ -158,14 +150,13 @@ async function shutDown(log: Logger, elector: LeaderElector | undefined, control
   }
 }
 
-/** The bin's entry point: runs the controller and exits with its answer (1 and the message on an error). */
-export function runControllerMain<C>(definition: ControllerDefinition<C>): void {
-  runController(definition).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err);
-      process.stderr.write(`${definition.name}: ${definition.redact?.(message) ?? message}\n`);
-      process.exit(1);
-    },
-  );
+/** A controller bin's main (design/models.md, "Bins"): its answer, or 1 and the redacted message on an error. */
+export async function runControllerMain<C>(definition: ControllerDefinition<C>, argv: readonly string[], io: BinIo): Promise<number> {
+  try {
+    return await runController(definition, argv, io);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`${definition.name}: ${definition.redact?.(message) ?? message}\n`);
+    return 1;
+  }
 }

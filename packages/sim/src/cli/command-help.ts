@@ -1,4 +1,4 @@
-import type { FlagSpec } from './parse-flags.js';
+import type { FlagSpec } from '@ipamkit/models';
 
 /** One flag's line in a command's help: the value it takes (none for a switch), its default, what it does. */
 export interface FlagHelp {

@@ -4,8 +4,9 @@ import { renderHammer } from '../hammer/render-hammer.js';
 import { runHammer } from '../hammer/run-hammer.js';
 import { wantsHelp } from './command-help.js';
 import { HAMMER_HELP } from './hammer-help.js';
-import { numberFlag, parseFlags, stringFlag } from './parse-flags.js';
-import type { SimIo } from './sim-io.js';
+import { numberFlag, parseFlags, stringFlag } from '@ipamkit/models';
+import { invalidSimFlag } from '../errors.js';
+import type { BinIo } from '@ipamkit/models';
 
 /** The flags the command accepts; its help (`hammer-help.ts`) is keyed by them. */
 export const HAMMER_SPEC = {
@@ -25,26 +26,26 @@ export const HAMMER_SPEC = {
 } as const;
 
 /** `ipamkit-sim hammer`: exit 1 on any violation. `--restart-etcd` implies `--datastore etcd`; `--help` anywhere prints the help. */
-export async function hammerCommand(args: readonly string[], io: SimIo): Promise<number> {
+export async function hammerCommand(args: readonly string[], io: Pick<BinIo, 'stdout' | 'stderr'>): Promise<number> {
   if (wantsHelp(args)) {
     io.stdout.write(HAMMER_HELP);
     return 0;
   }
-  const f = parseFlags(args, HAMMER_SPEC);
+  const f = parseFlags(args, HAMMER_SPEC, invalidSimFlag);
   const restart = f['restart-etcd'] === true;
   const partial: Partial<Record<keyof HammerOptions, unknown>> = {
-    processes: numberFlag(f, 'processes'),
-    ops: numberFlag(f, 'ops'),
-    killRate: numberFlag(f, 'kill-rate'),
+    processes: numberFlag(f, 'processes', invalidSimFlag),
+    ops: numberFlag(f, 'ops', invalidSimFlag),
+    killRate: numberFlag(f, 'kill-rate', invalidSimFlag),
     datastore: stringFlag(f, 'datastore') ?? (restart ? 'etcd' : undefined),
     restartEtcd: restart ? true : undefined,
-    podsPerProcess: numberFlag(f, 'pods-per-process'),
-    gracePeriodMs: numberFlag(f, 'grace-ms'),
-    seed: numberFlag(f, 'seed'),
+    podsPerProcess: numberFlag(f, 'pods-per-process', invalidSimFlag),
+    gracePeriodMs: numberFlag(f, 'grace-ms', invalidSimFlag),
+    seed: numberFlag(f, 'seed', invalidSimFlag),
     allCallers: f['all-callers'] === true ? true : undefined,
-    faultRate: numberFlag(f, 'fault-rate'),
-    services: numberFlag(f, 'services'),
-    controllerKillMs: numberFlag(f, 'controller-kill-ms'),
+    faultRate: numberFlag(f, 'fault-rate', invalidSimFlag),
+    services: numberFlag(f, 'services', invalidSimFlag),
+    controllerKillMs: numberFlag(f, 'controller-kill-ms', invalidSimFlag),
   };
   const options = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<HammerOptions>;
   const result = await runHammer(options, io.stderr);

@@ -1,7 +1,7 @@
 import { IpamError } from '@ipamkit/models';
 import { hammerCommand } from './hammer-command.js';
 import { runCommand } from './run-command.js';
-import type { SimIo } from './sim-io.js';
+import type { BinIo } from '@ipamkit/models';
 
 export const USAGE = `usage:
   ipamkit-sim run [--nodes 50] [--pods 2000] [--churn 3] [--datastore sqlite|etcd] [--spawn]
@@ -15,7 +15,7 @@ export const USAGE = `usage:
 `;
 
 /** The `ipamkit-sim` command line; returns the exit code. Errors are printed, never thrown. */
-export async function main(argv: readonly string[], io: SimIo): Promise<number> {
+export async function main(argv: readonly string[], io: Pick<BinIo, 'stdout' | 'stderr'>): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'run') return await runCommand(rest, io);

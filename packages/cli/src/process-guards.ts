@@ -1,11 +1,10 @@
 import { datastoreSecrets, redactedErrorMessage } from '@ipamkit/ipam-datastore';
 import { EXIT } from './exit-codes.js';
-import { runIpamCommand } from './run-ipam-command.js';
 
 const isBrokenPipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
 
 /** The last word on an error nothing else caught: its redacted message, never a stack trace. */
-function fail(err: unknown): never {
+export function fail(err: unknown): never {
   if (isBrokenPipe(err)) process.exit(EXIT.ok);
   try {
     process.stderr.write(`ipamkit: ${redactedErrorMessage(err, datastoreSecrets(process.env))}\n`);
@@ -15,18 +14,13 @@ function fail(err: unknown): never {
 }
 
 /**
- * Runs the bin (design/cli.md "Exit codes"): a reader that stops early (`ipamkit ipam check | head
- * -3`) closes stdout, and the EPIPE that follows ends the process quietly with status 0, as `head`
- * expects; anything unexpected prints one line and exits 1.
+ * The bin's process guards (design/cli.md "Exit codes"): a reader that stops early (`ipamkit ipam
+ * check | head -3`) closes stdout, and the EPIPE that follows ends the process quietly with status 0,
+ * as `head` expects; anything unexpected prints one line and exits 1.
  */
-export async function runBin(): Promise<void> {
+export function guardProcess(): void {
   process.stdout.on('error', (err) => (isBrokenPipe(err) ? process.exit(EXIT.ok) : fail(err)));
   process.stderr.on('error', () => process.exit(process.exitCode ?? EXIT.ok));
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
-  try {
-    process.exitCode = await runIpamCommand(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
-  } catch (err) {
-    fail(err);
-  }
 }

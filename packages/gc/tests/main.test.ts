@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/main.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Drives the bin's main in-process, as the bin shape promises (design/README.md, "Bins"). */
+async function gc(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io = { env, signal: new AbortController().signal, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+describe('ipamkit-gc main', () => {
+  it('answers --version and --help with 0 and nothing on stderr', async () => {
+    expect(await gc(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    const help = await gc(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^ipamkit-gc: the ipamkit IPAM garbage collector\n\nUsage: ipamkit-gc \[--leak-grace-period 15m\]/);
+  });
+
+  it.each([
+    [['--bogus'], /^ipamkit-gc: Unknown option '--bogus'/],
+    [['--leak-grace-period', 'soon'], /^ipamkit-gc: invalid duration "soon"/],
+    [['--metrics-port', 'nine'], /^ipamkit-gc: invalid metrics port: nine\n$/],
+  ])('refuses %j with exit 1 and one line naming the bin', async (argv, stderr) => {
+    const run = await gc(argv, { DATASTORE_TYPE: 'memory' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(stderr);
+  });
+});
