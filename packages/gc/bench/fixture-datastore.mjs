@@ -30,11 +30,12 @@ function readOnlyStore(name, list) {
 }
 
 /**
- * `generateBlocks()` returns a fresh array of `Versioned<AllocationBlock>`. `prepareBlockListing()`
+ * `generateBlocks()` returns a fresh array of `Versioned<AllocationBlock>`; `reservations` are the
+ * IPReservations listed (none by default). `prepareBlockListing()`
  * builds the next listing ahead of time (outside the timed span) and returns how long it took; the
  * next `blocks.listWithRevision()` hands that array over and drops the fixture's reference to it.
  */
-export function createFixtureDatastore({ pools, generateBlocks }) {
+export function createFixtureDatastore({ pools, generateBlocks, reservations = [] }) {
   let prepared;
   const nextBlocks = () => {
     const items = prepared ?? generateBlocks();
@@ -44,7 +45,7 @@ export function createFixtureDatastore({ pools, generateBlocks }) {
   return {
     kind: 'memory',
     ipPools: readOnlyStore('ipPools', () => pools.map((p) => ({ ...p }))),
-    ipReservations: readOnlyStore('ipReservations', () => []),
+    ipReservations: readOnlyStore('ipReservations', () => reservations.map((r) => ({ ...r, reservedCIDRs: [...r.reservedCIDRs] }))),
     nodes: readOnlyStore('nodes', () => []),
     namespaces: readOnlyStore('namespaces', () => []),
     blocks: readOnlyStore('blocks', nextBlocks),

@@ -1,9 +1,10 @@
 // The read-scale shape (design/ipam-core.md, "Utilization at scale"), shared by the ipam-core and
 // CLI read benches: one pool of /26 blocks (a /8; a /7 past the 262,144 blocks a /8 holds), every
-// block made with `newBlock` and written with `blocks.create` semantics (transactions of creates, to
-// keep setup time sane), and `reservations` IPReservations spread evenly over the blocks: nine in
-// ten a /29 inside one block, one in ten a /25 spanning two blocks.
-import { newBlock } from '../dist/index.js';
+// block empty as `newBlock` makes it (every ordinal free in order, the sequence number seeded from
+// the time in Unix nanoseconds; `newBlock` is internal, so `emptyBlock` spells the same value out)
+// and written with `blocks.create` semantics (transactions of creates, to keep setup time sane), and
+// `reservations` IPReservations spread evenly over the blocks: nine in ten a /29 inside one block,
+// one in ten a /25 spanning two blocks.
 
 const BASE = 10 * 2 ** 24;
 
@@ -24,6 +25,19 @@ export function reservationAt(r, blocks, reservations) {
   return { name: `read-scale-${r}`, reservedCIDRs: [`${dotted(start)}/${spanning ? 25 : 29}`] };
 }
 
+/** An empty, unaffine /26 as `newBlock({ cidr, now })` returns it (design/calico-ipam.md#new-blocks). */
+export function emptyBlock(cidr, now) {
+  return {
+    cidr,
+    allocations: new Array(64).fill(null),
+    unallocated: Array.from({ length: 64 }, (_, o) => o),
+    attributes: [],
+    sequenceNumber: BigInt(now.getTime()) * 1_000_000n,
+    sequenceNumberForAllocation: {},
+    deleted: false,
+  };
+}
+
 /**
  * Writes the shape into an empty datastore: `batch` creates per transaction, `parallel`
  * transactions in flight (etcd allows 128 operations per transaction).
@@ -40,7 +54,7 @@ export async function seedReadScale(ds, { blocks, reservations, batch = 1000, pa
       const end = Math.min(blocks, start + batch);
       next = end;
       await ds.transact(async (tx) => {
-        for (let i = start; i < end; i += 1) tx.write({ op: 'create', kind: 'block', value: newBlock({ cidr: blockCidr(i), now }) });
+        for (let i = start; i < end; i += 1) tx.write({ op: 'create', kind: 'block', value: emptyBlock(blockCidr(i), now) });
       });
     }
   };

@@ -105,10 +105,15 @@ export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {},
   // "Reading at scale"); rows and findings are then put in the order a sorted listing gave them.
   const affinityKeys = affinityKeySet(affinities);
   const now = ctx.clock.now();
-  const blockCidrs = new Set<string>();
+  // Only the CIDRs an affinity names are remembered (to find affinities without a block), not all
+  // 100,000 of them.
+  const affinityCidrs = new Set(affinities.map((a) => a.cidr));
+  const affinityBlockCidrs = new Set<string>();
+  let blockCount = 0;
   const perBlock: { cidr: string; records: AllocationRecord[]; findings: Finding[] }[] = [];
   await forEachBlock(ds.blocks, (block) => {
-    blockCidrs.add(block.cidr);
+    blockCount++;
+    if (affinityCidrs.has(block.cidr)) affinityBlockCidrs.add(block.cidr);
     const rows = allocationRecords(block);
     const found = findingsOfBlock(block, affinityKeys, now);
     if (rows.length > 0 || found.length > 0) perBlock.push({ cidr: block.cidr, records: rows, findings: found });
@@ -144,7 +149,7 @@ export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {},
   const findings = [
     ...integrity,
     ...perBlock.flatMap((b) => b.findings),
-    ...affinityWithoutBlockFindings(affinities, blockCidrs),
+    ...affinityWithoutBlockFindings(affinities, affinityBlockCidrs),
     ...handleCheck.findings,
     ...handleDriftFindings(handles, counted),
     ...unallocatedInUseFindings(owners, new Set(perIP.keys()), activePools.map((p) => p.cidr)),
@@ -155,7 +160,7 @@ export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {},
     datastoreKind: ds.kind,
     clusterFingerprint: clusterFingerprint(pools),
     counts: {
-      blocks: blockCidrs.size,
+      blocks: blockCount,
       allocations: records.length,
       activePools: activePools.length,
       nodes: nodes.length,

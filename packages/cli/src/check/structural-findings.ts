@@ -1,6 +1,7 @@
 import { cidrContains, sanitizeHandleId, WINDOWS_RESERVED_HANDLE, type AllocationBlock, type BlockAffinity, type IPAMHandle, type Versioned } from '@ipamkit/models';
 import { compareAddresses } from '../address-order.js';
-import { blockProblem, shortAllocationsProblem } from './validate-block.js';
+import { blockSize } from '@ipamkit/ipam-core';
+import { blockProblemOfSize, shortAllocationsProblem } from './validate-block.js';
 
 export type FindingKind =
   | 'invalid-block'
@@ -34,8 +35,10 @@ export function affinityKeySet(affinities: readonly BlockAffinity[]): ReadonlySe
 export function findingsOfBlock(block: AllocationBlock, affinityKeys: ReadonlySet<string>, now: Date): Finding[] {
   const findings: Finding[] = [];
   // A short allocations array is its own finding; the block checks below assume a full one.
-  const short = shortAllocationsProblem(block);
-  const problem = short === undefined ? blockProblem(block, now) : undefined;
+  // The CIDR is parsed once per block (design/cli.md, "Reading at scale").
+  const size = blockSize(block);
+  const short = shortAllocationsProblem(block, size);
+  const problem = short === undefined ? blockProblemOfSize(block, now, size) : undefined;
   if (short !== undefined) findings.push({ kind: 'short-allocations', subject: block.cidr, reason: short, problem: true });
   if (problem !== undefined) findings.push({ kind: 'invalid-block', subject: block.cidr, reason: problem, problem: true });
   const owner = block.affinity;

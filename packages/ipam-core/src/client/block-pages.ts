@@ -14,7 +14,12 @@ export async function firstOrdinalsPage(blocks: OrdinalsReader, limit = BLOCK_PA
   return await blocks.listOrdinalsPage({ limit });
 }
 
-/** Hands every block's ordinals to `visit`, page by page from `first` on: one page held at a time. */
+/**
+ * Hands every block's ordinals to `visit`, page by page from `first` on. The next page is asked
+ * for before the one in hand is folded, so on a remote backend (etcd) the fold overlaps the round
+ * trip instead of following it (design/ipam-core.md, "Utilization at scale"): at most two pages
+ * are held at a time.
+ */
 export async function visitOrdinalsPages(
   blocks: OrdinalsReader,
   first: BlockOrdinalsPage,
@@ -23,9 +28,16 @@ export async function visitOrdinalsPages(
 ): Promise<void> {
   let page = first;
   for (;;) {
-    for (const block of page.items) visit(block);
     const token = page.continue;
-    if (token === undefined || blocks.listOrdinalsPage === undefined) return;
-    page = await blocks.listOrdinalsPage({ limit, continue: token });
+    const next = token === undefined || blocks.listOrdinalsPage === undefined ? undefined : blocks.listOrdinalsPage({ limit, continue: token });
+    try {
+      for (const block of page.items) visit(block);
+    } catch (err) {
+      // The read in flight is abandoned: its failure, if any, must not go unhandled.
+      next?.catch(() => undefined);
+      throw err;
+    }
+    if (next === undefined) return;
+    page = await next;
   }
 }

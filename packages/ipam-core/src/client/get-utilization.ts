@@ -6,7 +6,8 @@ import type { PoolUtilization } from './client-types.js';
 /**
  * GetUtilization (design/calico-ipam.md#getutilization): pools, reservations and the first page of blocks in one
  * wave, then the blocks page by page into the fold of utilization/ (design/ipam-core.md,
- * "Utilization at scale"): one page is held at a time, never every block.
+ * "Utilization at scale"): at most two pages are held at a time (the one folded and the one being
+ * read), never every block.
  */
 export async function getUtilization(deps: ClientDeps, args: { pools?: string[] } = {}): Promise<PoolUtilization[]> {
   const [pools, reservations, first] = await Promise.all([

@@ -116,6 +116,27 @@ export function overlapSize(set: RangeSet, version: IPVersion, start: bigint, en
   return total;
 }
 
+/**
+ * The parts of a normalized set inside [start, end), as offsets from `start` in ascending order:
+ * the same binary search as `overlapSize`, for a block-sized span whose offsets fit a number.
+ */
+export function overlappingOffsets(set: RangeSet, version: IPVersion, start: bigint, end: bigint): { from: number; to: number }[] {
+  let lo = 0;
+  let hi = set.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (isBefore(set[mid], version, start)) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: { from: number; to: number }[] = [];
+  for (let i = lo; i < set.length; i += 1) {
+    const r = set[i];
+    if (r === undefined || r.version !== version || r.start >= end) break;
+    out.push({ from: Number((r.start > start ? r.start : start) - start), to: Number((r.end < end ? r.end : end) - start) });
+  }
+  return out;
+}
+
 /** Number of addresses in a normalized set. */
 export function rangesSize(set: RangeSet): bigint {
   return set.reduce((sum, r) => sum + (r.end - r.start), 0n);

@@ -2,11 +2,11 @@ import type { BlockOrdinals, IPPool, IPReservation } from '@ipamkit/models';
 import { blockRange } from '../block/ordinals.js';
 import { parseBlockInterval } from '../block/ip-address.js';
 import { inUseCount } from '../block/block-queries.js';
-import { hasShortAllocations } from '../block/short-block.js';
 import { parseReservedCidrs } from '../reservations/parse-reserved-cidrs.js';
 import {
   normalizeRanges,
   overlapSize,
+  overlappingOffsets,
   rangeOfCidr,
   rangesContain,
   rangesSize,
@@ -70,16 +70,43 @@ function emptyPool(name: string, cidr: string): PoolUtilization {
 
 /** Free ordinals not covered by a reservation (numFree's rule, with the overlap already counted). */
 function availableIn(block: UtilizationBlock, range: AddressRange, reservedInBlock: bigint, reserved: RangeSet): bigint {
-  // A short allocations array is a corrupt block: nothing in it is free to hand out.
-  if (hasShortAllocations(block)) return 0n;
-  if (reservedInBlock === 0n) return BigInt(block.unallocated.length);
-  if (reservedInBlock === range.end - range.start) return 0n;
+  const size = range.end - range.start;
+  // A short allocations array is a corrupt block: nothing in it is free to hand out
+  // (`hasShortAllocations`, with the block's range already parsed).
+  if (BigInt(block.allocations.length) < size) return 0n;
+  if (reservedInBlock === 0n) return smallCount(block.unallocated.length);
+  if (reservedInBlock === size) return 0n;
+  // Partly reserved: the reserved parts of the block as ordinal intervals (usually one), so each
+  // free ordinal is a few number comparisons instead of a bigint and a binary search.
+  const inside = overlappingOffsets(reserved, range.version, range.start, range.end);
+  const n = Number(size);
   let free = 0;
   for (const ordinal of block.unallocated) {
-    if (!rangesContain(reserved, range.version, range.start + BigInt(ordinal))) free += 1;
+    if (ordinal >= 0 && ordinal < n) {
+      if (!inside.some((r) => ordinal >= r.from && ordinal < r.to)) free += 1;
+    } else if (!rangesContain(reserved, range.version, range.start + BigInt(ordinal))) {
+      // An ordinal outside the block (a row written behind the datastore's back) keeps the old test.
+      free += 1;
+    }
   }
-  return BigInt(free);
+  return smallCount(free);
 }
+
+/** Calico's largest block (a /20 or /116): the counts `smallCount` shares. */
+const SHARED_COUNTS = 4096;
+const SMALL_COUNTS: readonly bigint[] = Array.from({ length: SHARED_COUNTS + 1 }, (_, n) => BigInt(n));
+
+/**
+ * `BigInt(n)`, but one shared value per count up to Calico's largest block: every block row holds
+ * four counts, and 100,000 rows of fresh bigints are garbage-collection work for nothing
+ * (design/ipam-core.md, "Utilization at scale"). Bigints are immutable, so sharing is safe.
+ */
+function smallCount(n: number): bigint {
+  return (Number.isInteger(n) && n >= 0 && n <= SHARED_COUNTS ? SMALL_COUNTS[n] : undefined) ?? BigInt(n);
+}
+
+const SHARED_COUNTS_BIGINT = BigInt(SHARED_COUNTS);
+const smallBigint = (b: bigint): bigint => (b >= 0n && b <= SHARED_COUNTS_BIGINT ? smallCount(Number(b)) : b);
 
 /**
  * GetUtilization's arithmetic (design/calico-ipam.md#getutilization) as a fold, so blocks can be streamed page by
@@ -117,9 +144,9 @@ export function createUtilizationAccumulator(args: UtilizationAccumulatorArgs): 
       const reservedInBlock = overlapSize(reserved, range.version, range.start, range.end);
       bucket.result.blocks.push({
         cidr: block.cidr,
-        capacity: range.end - range.start,
-        inUse: BigInt(inUseCount(block)),
-        reserved: reservedInBlock,
+        capacity: smallBigint(range.end - range.start),
+        inUse: smallCount(inUseCount(block)),
+        reserved: smallBigint(reservedInBlock),
         available: availableIn(block, range, reservedInBlock, reserved),
       });
     },

@@ -50,6 +50,8 @@ const blockSpec = fc.record({
   released: fc.uniqueArray(fc.nat(15), { maxLength: 5 }),
   cooldown: fc.constantFrom(0, 60),
   shortTo: fc.option(fc.nat(10), { freq: 5 }),
+  // A free ordinal outside the block (a row written behind the datastore's back).
+  strayFree: fc.option(fc.constantFrom(-1, 64, 70, 200), { freq: 6 }),
 });
 
 const world = fc.record({
@@ -71,6 +73,7 @@ function buildBlock(spec: BlockSpec): AllocationBlock {
   let block = autoAssignInBlock(newBlock({ cidr: spec.cidr, now, hostReserved: reserve }), { num: spec.assigned, handleId: 'h' }).block;
   const releases = spec.released.filter((o) => o < size).map((o) => ({ address: addressOf(block, o) }));
   block = releaseInBlock(block, { releases, now, cooldownSeconds: spec.cooldown }).block;
+  if (spec.strayFree !== null) block = { ...block, unallocated: [...block.unallocated, spec.strayFree] };
   return spec.shortTo === null ? block : { ...block, allocations: block.allocations.slice(0, spec.shortTo) };
 }
 
@@ -149,7 +152,7 @@ describe('getUtilization against the implementation it replaced', () => {
   it('sees the seeded data (a guard that the generators are not vacuous)', async () => {
     const w: World = {
       pools: [{ cidr: '10.0.0.0/24', name: 'a', disabled: false }],
-      blocks: [{ cidr: '10.0.0.0/26', windows: true, assigned: 5, released: [4], cooldown: 60, shortTo: null }],
+      blocks: [{ cidr: '10.0.0.0/26', windows: true, assigned: 5, released: [4], cooldown: 60, shortTo: null, strayFree: null }],
       reservations: [['10.0.0.0/25', '10.0.0.8/29']],
       filter: null,
     };
