@@ -67,12 +67,22 @@ async function held(hosts, cache) {
   return { alive, dropped, client: alive - dropped, peak };
 }
 
-for (const hosts of [250, 1]) {
-  const off = await held(hosts, false);
-  const on = await held(hosts, true);
-  console.log(
-    `${BLOCKS} blocks over ${hosts} host(s): client holds ${on.client.toFixed(2)} MiB with the cache, ${off.client.toFixed(2)} MiB without ` +
-      `(cache ${(on.client - off.client).toFixed(2)} MiB per 10,000 blocks); heap with the client ${on.alive.toFixed(1)} MiB (cache off ${off.alive.toFixed(1)} MiB); ` +
-      `peak heapUsed during the run ${on.peak.toFixed(1)} MiB (cache off ${off.peak.toFixed(1)} MiB)`,
-  );
+// Each measurement in a process of its own (IPAM_HEAP_CASE=<hosts>:<on|off>), so that one case's
+// garbage cannot land in another's figure.
+const only = process.env.IPAM_HEAP_CASE;
+if (only !== undefined) {
+  const [hosts, cache] = only.split(':');
+  process.stdout.write(`${JSON.stringify(await held(Number(hosts), cache === 'on'))}\n`);
+} else {
+  const { execFileSync } = await import('node:child_process');
+  const run = (hosts, cache) =>
+    JSON.parse(execFileSync(process.execPath, ['--expose-gc', new URL(import.meta.url).pathname], { env: { ...process.env, IPAM_HEAP_CASE: `${hosts}:${cache}` } }).toString());
+  for (const hosts of [250, 1]) {
+    const off = run(hosts, 'off');
+    const on = run(hosts, 'on');
+    console.log(
+      `${BLOCKS} blocks over ${hosts} host(s): the client holds ${on.client.toFixed(2)} MiB with the cache, ${off.client.toFixed(2)} MiB without ` +
+        `(the cache: ${(on.client - off.client).toFixed(2)} MiB per 10,000 blocks); peak heapUsed of the run ${on.peak.toFixed(1)} MiB (cache off ${off.peak.toFixed(1)} MiB)`,
+    );
+  }
 }
