@@ -32,6 +32,8 @@ const LIVE_PODS = 40;
 const PROCESSES = Number(process.env.IPAM_BENCH_PROCESSES ?? 16);
 const PROCESS_PAIRS = Number(process.env.IPAM_BENCH_PROCESS_PAIRS ?? 150);
 const SYNCHRONOUS = 'NORMAL';
+/** IPAM_BENCH_CACHE=0 runs the churn with the assignment-context cache off (the "before" of issue 22). */
+const CACHE = process.env.IPAM_BENCH_CACHE !== '0';
 /** Sixteen writers on one file on a loaded 2-core machine wait longer than the default 5 s. */
 const BUSY_TIMEOUT_MS = 60_000;
 const TARGETS = { sqlite: 1, etcd: 2, kubernetes: 4 };
@@ -62,7 +64,7 @@ async function coreChurn(ds, host) {
   // Created beforehand when several processes share the store (AlreadyExists is expected then).
   await ds.ipPools.create(POOL).catch(() => undefined);
   await ds.nodes.create({ name: host }).catch(() => undefined);
-  const ipam = createIpamClient({ datastore: ds });
+  const ipam = createIpamClient({ datastore: ds, cacheAssignContext: CACHE });
   const live = [];
   let next = 0;
   const pair = async () => {
@@ -288,7 +290,7 @@ function printSerial(results) {
   let missed = false;
   console.log(
     `conditions: 1 process, serial, 1 host, ${LIVE_PODS} live pods, warm-up ${WARMUP} pairs, ${MEASURED} pairs measured in ${ROUNDS} interleaved rounds; ` +
-      `SQLite WAL synchronous=${SYNCHRONOUS} under os.tmpdir(); CPU = this process's process.cpuUsage(); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+      `SQLite WAL synchronous=${SYNCHRONOUS} under os.tmpdir(); assignment-context cache ${CACHE ? 'on' : 'off (IPAM_BENCH_CACHE=0)'}; CPU = this process's process.cpuUsage(); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
   );
   console.log('backend     round trips (target)  etcd requests');
   for (const [name, r] of Object.entries(results)) {

@@ -147,11 +147,39 @@ export type TxWrite =
   | { readonly op: 'update' | 'delete'; readonly kind: 'handle'; readonly value: Versioned<IPAMHandle> };
 
 /**
+ * What a transaction can stamp: a whole small kind, one node, or one owner's affinities of one
+ * family (the read of `affinities.list({ host, type, ipVersion })`).
+ */
+export type StampTarget =
+  | { readonly kind: 'ipPools' }
+  | { readonly kind: 'ipReservations' }
+  | { readonly kind: 'ipamConfig' }
+  | { readonly kind: 'node'; readonly name: string }
+  | { readonly kind: 'affinities'; readonly host: string; readonly type: AffinityType; readonly ipVersion: IPVersion };
+
+/**
+ * A stamp is an opaque string naming the state of its target as the transaction reads it: two
+ * stamps of one target on one datastore are equal only if the target's readable state (every
+ * object and its revision) is the same. A stamp is one of the transaction's reads and exactly as
+ * current as a read of the same target would be: where the backend proves a body's reads at
+ * commit, a stamped state that changed before the commit fails it with ConflictError. So values a
+ * caller kept under a stamp equal to the one it reads now are the values it would read now.
+ */
+export interface TxStamps {
+  get(target: StampTarget): Promise<string>;
+}
+
+/**
  * The view a transaction body gets: reads see one consistent state, writes are buffered and
  * committed all-or-none when the body returns. A failed precondition at commit throws
  * ConflictError / AlreadyExistsError / NotFoundError and writes nothing.
  */
 export interface DatastoreTx {
+  /**
+   * Version stamps of the state a caller may keep between transactions (design/ipam-datastore.md,
+   * "Version stamps").
+   */
+  readonly stamps: TxStamps;
   readonly blocks: Pick<BlockStore, 'get' | 'list'>;
   readonly affinities: Pick<AffinityStore, 'get' | 'list'>;
   readonly handles: Pick<HandleStore, 'get'>;

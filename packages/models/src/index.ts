@@ -53,6 +53,8 @@ export {
   type HandleStore,
   type IpamConfigStore,
   type ResourceStore,
+  type StampTarget,
+  type TxStamps,
   type TxWrite,
   type Versioned,
   type Watchable,

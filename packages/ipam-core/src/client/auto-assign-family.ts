@@ -101,7 +101,7 @@ async function affineFastPath(deps: ClientDeps, fam: FamilyArgs): Promise<FastPa
     return withCasRetry(
       () =>
         inTransaction(deps, async (tx) => {
-          const ctx = await readAssignContext(deps, tx, fam.req);
+          const ctx = await readAssignContext(deps, tx, fam.req, tx.stamps);
           const plan = await planAffineTakes(deps, tx, ctx, fam);
           if (plan.takes.length > 0) bufferAllocations(tx, plan.takes, handleRef === undefined ? undefined : { ref: handleRef, stored: ctx.handle });
           return { ctx, ...plan };
@@ -124,17 +124,20 @@ async function affineFastPath(deps: ClientDeps, fam: FamilyArgs): Promise<FastPa
   return { ctx, ...plan };
 }
 
-/** Step 2: affinities to pools that stopped selecting the node are released when their blocks are empty (design/calico-ipam.md#autoassign step 5). */
-async function releaseUnselectedAffinities(deps: ClientDeps, ctx: AssignContext, req: AssignRequest): Promise<void> {
+/** Step 2: affinities to pools that stopped selecting the node are released when their blocks are empty (design/calico-ipam.md#autoassign step 5). Whether any was. */
+async function releaseUnselectedAffinities(deps: ClientDeps, ctx: AssignContext, req: AssignRequest): Promise<boolean> {
+  let released = false;
   for (const cidr of ctx.releaseCandidates) {
     try {
       await withCasRetry(() => releaseBlockAffinityOf(deps, ctx.config, req.owner, cidr, { requireEmpty: true }), {
         isRetryable: (err) => err instanceof ConflictError,
       });
+      released = true;
     } catch (err) {
       if (!(err instanceof BlockClaimConflictError || err instanceof BlockNotEmptyError || err instanceof NotFoundError)) throw err;
     }
   }
+  return released;
 }
 
 /**
@@ -214,7 +217,11 @@ async function runFamily(deps: ClientDeps, fam: FamilyArgs): Promise<FamilyOutco
     const { ctx } = fast;
     got.addTakes(fast.takes);
     const used = ctx.kept.slice(0, Math.max(fast.stoppedAt, 1)).map((a) => a.cidr);
-    if (ctx.releaseCandidates.length > 0) await releaseUnselectedAffinities(deps, ctx, req);
+    // The steps below may claim, confirm or release this owner's affinities.
+    const forgetAffinities = (): void =>
+      deps.contextCache?.forgetAffinities({ kind: 'affinities', host: req.owner.host, type: req.owner.type, ipVersion: fam.version });
+    if (ctx.releaseCandidates.length > 0 && (await releaseUnselectedAffinities(deps, ctx, req))) forgetAffinities();
+    if (got.ips.length < fam.num) forgetAffinities();
     if (got.ips.length < fam.num) used.push(...(await affineSlowPath(deps, ctx, fam, ctx.kept.slice(fast.stoppedAt).map((a) => a.cidr), got)));
     if (got.ips.length < fam.num && !ctx.config.strictAffinity) await borrowAddresses(deps, ctx, fam, got);
     deps.affineHints.set(hintKey(req.owner.type, req.owner.host, fam.version), [...new Set(used)].slice(0, MAX_HINTED_BLOCKS));

@@ -8,6 +8,7 @@ import {
 } from '@ipamkit/models';
 import { bumpSequenceNumber } from '../block/block-writes.js';
 import { garbageCollectCooldown } from '../block/garbage-collect-cooldown.js';
+import type { AssignContextCache } from './assign-context-cache.js';
 import type { Clock } from './client-types.js';
 
 /** What every operation of the client needs; built once by createIpamClient. */
@@ -21,6 +22,11 @@ export interface ClientDeps {
    * Only an optimisation: every read is validated against the stored affinities and blocks.
    */
   readonly affineHints: Map<string, string[]>;
+  /**
+   * The assignment context kept between AutoAssign calls and re-validated by version stamps inside
+   * each transaction (design/ipam-core.md, "The cached assignment context"); absent: read every time.
+   */
+  readonly contextCache?: AssignContextCache | undefined;
 }
 
 /** The reads shared by a Datastore and a transaction view. */

@@ -128,4 +128,11 @@ export interface CreateIpamClientOptions {
   clock?: Clock;
   /** Treat this process as a Windows host (strict affinity required, design/calico-ipam.md#ipam-configuration). Default: the runtime OS. */
   windowsHost?: boolean;
+  /**
+   * Keep AutoAssign's assignment context (pools, IPAM config, reservations, nodes, affinities)
+   * between calls and re-validate it by version stamps inside each transaction instead of reading
+   * it again (design/ipam-core.md, "The cached assignment context"). Default true; backends
+   * without transactions always read.
+   */
+  cacheAssignContext?: boolean;
 }

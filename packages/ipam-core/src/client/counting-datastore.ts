@@ -82,6 +82,7 @@ export function countingDatastore(inner: Datastore, options: CountingDatastoreOp
       return counter === undefined ? run() : counter.track(run);
     };
     return {
+      stamps: wrapStore(tx.stamps, inTx),
       blocks: wrapStore(tx.blocks, inTx),
       affinities: wrapStore(tx.affinities, inTx),
       handles: wrapStore(tx.handles, inTx),

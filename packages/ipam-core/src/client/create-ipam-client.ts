@@ -6,6 +6,7 @@ import {
   releasePoolAffinities,
   removeIPAMHost,
 } from './affinity-api.js';
+import { AssignContextCache } from './assign-context-cache.js';
 import { assignIP } from './assign-ip.js';
 import { autoAssign } from './auto-assign.js';
 import type { ClientDeps } from './client-deps.js';
@@ -23,8 +24,9 @@ import { upgradeHost } from './upgrade-host.js';
 export { systemClock } from '@ipamkit/models';
 
 /**
- * The IPAM client (design/architecture.md#public-api). Stateless apart from read hints: every decision is re-validated
- * against the datastore, and correctness rests on its compare-and-swap writes alone.
+ * The IPAM client (design/architecture.md#public-api). Stateless apart from read hints and the cached
+ * assignment context, both re-validated against the datastore (the context by version stamps inside
+ * each transaction); correctness rests on its compare-and-swap writes alone.
  */
 export function createIpamClient(opts: CreateIpamClientOptions): IpamClient {
   const deps: ClientDeps = {
@@ -32,6 +34,7 @@ export function createIpamClient(opts: CreateIpamClientOptions): IpamClient {
     clock: opts.clock ?? systemClock,
     windowsHost: opts.windowsHost ?? process.platform === 'win32',
     affineHints: new Map(),
+    contextCache: opts.cacheAssignContext === false ? undefined : new AssignContextCache(),
   };
   return {
     autoAssign: (args) => autoAssign(deps, args),

@@ -10,6 +10,7 @@ import {
   type IPVersion,
   type Namespace,
   type Node,
+  type TxStamps,
   NoQualifiedPoolError,
   selectsNode,
   ValidationError,
@@ -17,6 +18,7 @@ import {
 } from '@ipamkit/models';
 import type { HostReservedAttr } from '../block/host-reserved-attr.js';
 import { createReservationFilter, type ReservationFilter } from '../reservations/reservation-filter.js';
+import { throughSlot } from './assign-context-cache.js';
 import { type ClientDeps, hintKey, orUndefined, type Reader } from './client-deps.js';
 import { readIpamConfig } from './ipam-config-ops.js';
 import { defaultedPools, determinePools, filterPoolsByUse, maxPrefixLength, poolContaining } from './pool-qualification.js';
@@ -51,25 +53,58 @@ export interface AssignContext {
   readonly prefetched: Map<string, Versioned<AllocationBlock> | undefined>;
 }
 
+/** The reads of the context that a transaction can stamp, as the caller gets them. */
+interface StampableReads {
+  readonly config: IPAMConfig;
+  readonly reservations: ReservationFilter;
+  readonly node: Node;
+  readonly all: readonly DefaultedIPPool[];
+  readonly affinities: readonly Versioned<BlockAffinity>[];
+}
+
+/**
+ * Config, reservations, node, pools and the owner's affinities: read whole, or, inside a
+ * transaction of a caching client, taken from the cache when their stamps say nothing changed
+ * (design/ipam-core.md, "The cached assignment context"). Every read or stamp starts in this tick.
+ */
+function stampableReads(deps: ClientDeps, reader: Reader, req: AssignRequest, stamps: TxStamps | undefined): Promise<StampableReads> {
+  const isLoadBalancer = req.use === 'LoadBalancer';
+  const readConfig = (): Promise<IPAMConfig> => readIpamConfig(reader, deps.windowsHost);
+  const readReservations = async (): Promise<ReservationFilter> => createReservationFilter(await reader.ipReservations.list());
+  const readNode = (): Promise<Node> => reader.nodes.get(req.owner.host);
+  const readPools = async (): Promise<readonly DefaultedIPPool[]> => defaultedPools(await reader.ipPools.list());
+  const affinityTarget = { kind: 'affinities', host: req.owner.host, type: req.owner.type, ipVersion: req.version } as const;
+  const readAffinities = (): Promise<Versioned<BlockAffinity>[]> => reader.affinities.list({ host: req.owner.host, type: req.owner.type, ipVersion: req.version });
+  const cache = deps.contextCache;
+  const loadBalancerNode = (): Promise<Node> => Promise.resolve({ name: LOAD_BALANCER_HOST });
+  if (cache === undefined || stamps === undefined) {
+    return Promise.all([readConfig(), readReservations(), isLoadBalancer ? loadBalancerNode() : readNode(), readPools(), readAffinities()]).then(
+      ([config, reservations, node, all, affinities]) => ({ config, reservations, node, all, affinities }),
+    );
+  }
+  return Promise.all([
+    throughSlot(cache.configSlot(), stamps, readConfig),
+    throughSlot(cache.reservationsSlot(), stamps, readReservations),
+    isLoadBalancer ? loadBalancerNode() : throughSlot(cache.nodeSlot(req.owner.host), stamps, readNode),
+    throughSlot(cache.poolsSlot(), stamps, readPools),
+    throughSlot(cache.affinitiesSlot(affinityTarget), stamps, readAffinities),
+  ]).then(([config, reservations, node, all, affinities]) => ({ config, reservations, node, all, affinities }));
+}
+
 /**
  * Reads config, reservations, node, pools, the owner's affinities, the handle and the hinted
  * blocks concurrently (one round trip), then qualifies pools. Every call is started in the same
- * tick so a counting wrapper sees one wave.
+ * tick so a counting wrapper sees one wave. With `stamps` (a transaction) and a caching client, the
+ * first five come from the client's cache while their stamps are unchanged.
  */
-export async function readAssignContext(deps: ClientDeps, reader: Reader, req: AssignRequest): Promise<AssignContext> {
+export async function readAssignContext(deps: ClientDeps, reader: Reader, req: AssignRequest, stamps?: TxStamps): Promise<AssignContext> {
   const maxPrefixLen = maxPrefixLength(req.version, req.hostReserved);
   const hinted = deps.affineHints.get(hintKey(req.owner.type, req.owner.host, req.version)) ?? [];
-  const isLoadBalancer = req.use === 'LoadBalancer';
-  const [config, reservationList, node, pools, affinities, handle, hintedBlocks] = await Promise.all([
-    readIpamConfig(reader, deps.windowsHost),
-    reader.ipReservations.list(),
-    isLoadBalancer ? Promise.resolve<Node>({ name: LOAD_BALANCER_HOST }) : reader.nodes.get(req.owner.host),
-    reader.ipPools.list(),
-    reader.affinities.list({ host: req.owner.host, type: req.owner.type, ipVersion: req.version }),
+  const [{ config, reservations, node, all, affinities }, handle, hintedBlocks] = await Promise.all([
+    stampableReads(deps, reader, req, stamps),
     req.handleId === undefined ? Promise.resolve(undefined) : orUndefined(reader.handles.get(req.handleId)),
     Promise.all(hinted.map((cidr) => orUndefined(reader.blocks.get(cidr)))),
   ]);
-  const all = defaultedPools(pools);
   const { selecting, enabled } = determinePools({
     all,
     version: req.version,
@@ -99,7 +134,7 @@ export async function readAssignContext(deps: ClientDeps, reader: Reader, req: A
   hinted.forEach((cidr, i) => prefetched.set(cidr, hintedBlocks[i]));
   return {
     config,
-    reservations: createReservationFilter(reservationList),
+    reservations,
     node,
     enabled,
     selecting,

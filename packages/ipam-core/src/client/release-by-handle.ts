@@ -5,6 +5,7 @@ import { releaseHandleInBlock } from '../block/release-handle-in-block.js';
 import { persistRelease } from './block-handle-writes.js';
 import { asUpdate, type ClientDeps, collectedBlock, orUndefined, unversioned } from './client-deps.js';
 import { ensureConsistentAffinity, giveUpAffinityIfEmpty, poolNoLongerSelectsHost } from './ensure-consistent-affinity.js';
+import { txConfig, txNode, txPools } from './cached-reads.js';
 import { readIpamConfig } from './ipam-config-ops.js';
 import { inTransaction } from './transaction.js';
 import { withCasRetry } from './with-cas-retry.js';
@@ -56,7 +57,8 @@ function withoutBlock(handle: IPAMHandle, cidr: string): IPAMHandle {
 
 /**
  * ReleaseByHandle with transact: the handle, the config, the pools, the handle's blocks and their
- * hosts' nodes are read in one transaction, which writes every released block and the handle
+ * hosts' nodes are read in one transaction (config, pools and nodes through the client's cache,
+ * design/ipam-core.md, "The cached assignment context"), which writes every released block and the handle
  * (deleted, or without the released blocks' entries) all or none. One transaction, where the
  * ordered path needs four waves; on etcd, one request from a warm client. Blocks whose pool no
  * longer selects their host are given up afterwards, as in the ordered path.
@@ -65,7 +67,7 @@ async function releaseByHandleInTransaction(deps: ClientDeps, id: string): Promi
   const outcome = await withCasRetry(
     () =>
       inTransaction(deps, async (tx) => {
-        const [handle, config, pools] = await Promise.all([tx.handles.get(id), readIpamConfig(tx, deps.windowsHost), tx.ipPools.list()]);
+        const [handle, config, pools] = await Promise.all([tx.handles.get(id), txConfig(deps, tx), txPools(deps, tx)]);
         const cidrs = Object.keys(handle.block);
         const blocks = await Promise.all(cidrs.map((cidr) => orUndefined(tx.blocks.get(cidr))));
         const now = deps.clock.now();
@@ -85,7 +87,7 @@ async function releaseByHandleInTransaction(deps: ClientDeps, id: string): Promi
         if (Object.keys(remaining.block).length === 0) tx.write({ op: 'delete', kind: 'handle', value: handle });
         else tx.write({ op: 'update', kind: 'handle', value: { ...remaining, revision: handle.revision } });
         const hosts = [...new Set(released.flatMap((b) => (b.affinity?.type === 'host' && b.affinity.host !== '' ? [b.affinity.host] : [])))];
-        const nodes = new Map(await Promise.all(hosts.map(async (host) => [host, await orUndefined(tx.nodes.get(host))] as const)));
+        const nodes = new Map(await Promise.all(hosts.map(async (host) => [host, await orUndefined(txNode(deps, tx, host))] as const)));
         const giveUp = released.filter((b) => b.affinity?.type === 'host' && poolNoLongerSelectsHost(b, nodes.get(b.affinity.host), pools));
         return { config, giveUp };
       }),

@@ -11,6 +11,7 @@ import type {
 } from '@ipamkit/models';
 import { createRow, deleteRow, stacklessNotFoundError, updateRow } from './cas-ops.js';
 import type { EngineRunner } from './engine-runner.js';
+import { engineStamps } from './engine-stamps.js';
 import { affinityFilter, affinityKeyOf, kindReader } from './engine-stores.js';
 import { KINDS, type KindName } from './kinds.js';
 import { storableValue } from './validate-value.js';
@@ -60,6 +61,7 @@ export function engineTransact<R>(runner: EngineRunner, body: (tx: DatastoreTx) 
     const read = <T>(fn: () => T): Promise<T> => new Promise((resolve) => resolve(runner.guard(fn)));
     let open = true;
     const tx: DatastoreTx = {
+      stamps: engineStamps(runner, read),
       blocks: {
         get: (cidr) => read(() => blocks.get(cidr)),
         list: (o = {}) => read(() => blocks.list(o.ipVersion === undefined ? {} : { ipVersion: o.ipVersion })),

@@ -19,6 +19,17 @@ export interface StoredRow {
   peek?(): Readonly<Record<string, unknown>>;
 }
 
+/** The rows a stamp covers: a filter as for listing, or one key. */
+export interface StampFilter extends RowFilter {
+  readonly key?: string;
+}
+
+/** A set of rows summed up: how many, and the highest revision among them (0 when none). */
+export interface RowStamp {
+  readonly count: number;
+  readonly maxRevision: bigint;
+}
+
 /** One entry of the change log that watches replay. */
 export interface ChangeRecord {
   readonly revision: bigint;
@@ -51,6 +62,12 @@ export interface RowEngine {
   listRows(kind: KindName, filter: RowFilter): StoredRow[];
   /** Live rows matching `filter` whose key is after `after` (all when absent), in key order, at most `limit`. */
   listRowsPage(kind: KindName, filter: RowFilter, after: string | undefined, limit: number): StoredRow[];
+  /**
+   * Every row (soft-deleted ones too) of `kind` matching `filter`, or the one row under
+   * `filter.key`, summed up as its count and highest revision: a version stamp of that set, since
+   * revisions only grow (design/ipam-datastore.md, "Version stamps").
+   */
+  stampRows(kind: KindName, filter: StampFilter): RowStamp;
   /**
    * Stores `row`. `owned`: the engine holds the only reference to `row.value` (a transaction's
    * buffered write), so an engine may keep it without copying.

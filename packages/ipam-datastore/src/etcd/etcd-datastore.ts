@@ -5,6 +5,7 @@ import type { TransportRetry } from '../transport-retry.js';
 import { DecodedMemo } from './decoded-memo.js';
 import { EtcdKv } from './etcd-kv.js';
 import { etcdStores } from './etcd-stores.js';
+import { etcdStamps } from './etcd-stamps.js';
 import { runTransaction, type TxReads } from './etcd-transaction.js';
 import type { TransactionKv } from './transaction-kv.js';
 import { TxReadCache } from './tx-read-cache.js';
@@ -61,6 +62,7 @@ export const DEFAULT_MAX_RECEIVE_MESSAGE_BYTES = 256 * 1024 * 1024;
 function transactionReads(view: TransactionKv): TxReads {
   const s = etcdStores(view);
   return {
+    stamps: etcdStamps(view),
     blocks: { get: (cidr) => s.blocks.get(cidr), list: (options) => s.blocks.list(options) },
     affinities: { get: (key) => s.affinities.get(key), list: (options) => s.affinities.list(options) },
     handles: { get: (id) => s.handles.get(id) },

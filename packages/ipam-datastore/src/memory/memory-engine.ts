@@ -1,6 +1,6 @@
 import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, matchesFilter, type KindName, type RowFilter } from '../engine/kinds.js';
-import type { ChangeRecord, RowEngine, StoredRow } from '../engine/row-engine.js';
+import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 
 export interface MemoryEngineOptions {
   /** How many change-log entries to keep for watches; older revisions expire. */
@@ -101,6 +101,20 @@ export class MemoryEngine implements RowEngine {
   getRow(kind: KindName, key: string): StoredRow | undefined {
     const row = this.table(kind).get(key);
     return row === undefined ? undefined : new MemoryRow(row, isSoftDeleted(kind, row.value));
+  }
+
+  stampRows(kind: KindName, filter: StampFilter): RowStamp {
+    const spec = KINDS[kind];
+    const t = this.table(kind);
+    const rows = filter.key === undefined ? [...t.values()].filter((r) => matchesFilter(spec.indexOf(r.value), filter)) : [t.get(filter.key)];
+    let count = 0;
+    let maxRevision = 0n;
+    for (const r of rows) {
+      if (r === undefined) continue;
+      count += 1;
+      if (r.revision > maxRevision) maxRevision = r.revision;
+    }
+    return { count, maxRevision };
   }
 
   listRows(kind: KindName, filter: RowFilter): StoredRow[] {

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
-import type { ChangeRecord, RowEngine, StoredRow } from '../engine/row-engine.js';
+import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
 import { decodeValue, encodeExact, encodeValue } from './row-codec.js';
@@ -76,6 +76,11 @@ class SqliteRow implements StoredRow {
   }
 }
 
+interface StampRow {
+  n: bigint;
+  m: bigint | null;
+}
+
 interface ChangeRow {
   revision: bigint;
   kind: string;
@@ -88,6 +93,7 @@ interface ChangeRow {
 interface KindStatements {
   readonly get: Database.Statement<[string], ObjectRow>;
   readonly list: Map<string, Database.Statement<unknown[], ObjectRow>>;
+  readonly stamp: Map<string, Database.Statement<unknown[], StampRow>>;
   readonly put: Database.Statement<[string, bigint, number, string | null, string | null, number | null, string]>;
   readonly remove: Database.Statement<[string]>;
 }
@@ -137,6 +143,7 @@ export class SqliteEngine implements RowEngine {
           {
             get: db.prepare(`SELECT key, revision, deleted, value FROM ${t} WHERE key = ?`),
             list: new Map(),
+            stamp: new Map(),
             put: db.prepare(
               `INSERT OR REPLACE INTO ${t} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?)`,
             ),
@@ -235,6 +242,25 @@ export class SqliteEngine implements RowEngine {
       cache.set(shape, stmt);
     }
     return stmt.all(...params).map((r) => new SqliteRow(kind, r, this.decoded));
+  }
+
+  stampRows(kind: KindName, filter: StampFilter): RowStamp {
+    const params: unknown[] = [];
+    let shape = '';
+    for (const [column, value] of [['key', filter.key], ['host', filter.host], ['type', filter.type], ['ip_version', filter.ipVersion]] as const) {
+      if (value === undefined) continue;
+      shape += ` AND ${column} = ?`;
+      params.push(value);
+    }
+    const cache = this.kind(kind).stamp;
+    let stmt = cache.get(shape);
+    if (stmt === undefined) {
+      // Soft-deleted rows count too: the stamp names the table's state, not what readers see of it.
+      stmt = this.db.prepare<unknown[], StampRow>(`SELECT count(*) AS n, max(revision) AS m FROM ${TABLES[kind]} WHERE 1 = 1${shape}`);
+      cache.set(shape, stmt);
+    }
+    const row = stmt.get(...params);
+    return { count: Number(row?.n ?? 0n), maxRevision: row?.m ?? 0n };
   }
 
   listRowsPage(kind: KindName, filter: RowFilter, after: string | undefined, limit: number): StoredRow[] {

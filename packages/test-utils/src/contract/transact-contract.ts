@@ -8,6 +8,7 @@ import {
   sleep,
 } from '@ipamkit/models';
 import { allocateFirst, content, sampleAffinity, sampleBlock, sampleHandle } from './contract-fixtures.js';
+import { stampContract } from './stamp-contract.js';
 
 /** How long a transaction pauses between its reads so a racing write lands in between. */
 const RACER_WINDOW_MS = 50;
@@ -127,5 +128,7 @@ export function transactContract(ds: () => Datastore, declared: boolean): void {
       }));
       expect(seen).toEqual({ pools: ['pool-a'], reservations: ['res-a'], zone: 'z1', maxBlocks: 2, affinities: 0, blocks: 0 });
     });
+
+    stampContract(ds);
   });
 }

@@ -1,0 +1,38 @@
+import type { StampTarget, TxStamps } from '@ipamkit/models';
+import type { EngineRunner } from './engine-runner.js';
+import type { KindName } from './kinds.js';
+import type { StampFilter } from './row-engine.js';
+
+/** The rows a stamp target covers. */
+function rowsOf(target: StampTarget): { kind: KindName; filter: StampFilter } {
+  switch (target.kind) {
+    case 'ipPools':
+      return { kind: 'ipPool', filter: {} };
+    case 'ipReservations':
+      return { kind: 'ipReservation', filter: {} };
+    case 'ipamConfig':
+      return { kind: 'ipamConfig', filter: { key: 'default' } };
+    case 'node':
+      return { kind: 'node', filter: { key: target.name } };
+    case 'affinities':
+      return { kind: 'affinity', filter: { host: target.host, type: target.type, ipVersion: target.ipVersion } };
+  }
+}
+
+/**
+ * Version stamps inside a memory or SQLite transaction (design/ipam-datastore.md, "Version
+ * stamps"): a set of rows is named by its count and highest revision. Every write stamps its row
+ * with a revision above every earlier one, so if both are as before, every row now present was
+ * already present at that revision (none was written since) and none is missing (same count).
+ * The body holds the write lock until its commit, so nothing can change what it stamped.
+ */
+export function engineStamps(runner: EngineRunner, read: <T>(fn: () => T) => Promise<T>): TxStamps {
+  return {
+    get: (target) =>
+      read(() => {
+        const { kind, filter } = rowsOf(target);
+        const stamp = runner.engine.stampRows(kind, filter);
+        return `${String(stamp.count)}:${String(stamp.maxRevision)}`;
+      }),
+  };
+}
