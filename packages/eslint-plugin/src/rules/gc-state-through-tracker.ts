@@ -2,6 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { memberName, unwrapExpression } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { filenameMatchesAny } from '../utils/glob.js';
+import { visitWrites } from '../utils/mutation-visitor.js';
 
 export interface GcStateThroughTrackerOptions {
   /** Files the rule applies to. */
@@ -92,29 +93,16 @@ export const gcStateThroughTracker = createRule<[GcStateThroughTrackerOptions], 
       }
     };
 
-    const checkWrite = (target: TSESTree.Node): void => {
-      const name = stateInChain(target);
-      if (name !== undefined) context.report({ node: target, messageId: 'assignState', data: { name } });
-    };
-
-    return {
-      AssignmentExpression(node) {
-        checkWrite(node.left);
+    return visitWrites(
+      methods,
+      (target) => {
+        const name = stateInChain(target);
+        if (name !== undefined) context.report({ node: target, messageId: 'assignState', data: { name } });
       },
-      UpdateExpression(node) {
-        checkWrite(node.argument);
-      },
-      UnaryExpression(node) {
-        if (node.operator === 'delete') checkWrite(node.argument);
-      },
-      CallExpression(node) {
-        const callee = unwrapExpression(node.callee);
-        if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
-        const method = memberName(callee);
-        if (method === undefined || !methods.has(method)) return;
-        const name = stateInChain(callee.object);
+      (node, receiver, method) => {
+        const name = stateInChain(receiver);
         if (name !== undefined) context.report({ node, messageId: 'mutateState', data: { name, method } });
       },
-    };
+    );
   },
 });

@@ -3,6 +3,7 @@ import type * as ts from 'typescript';
 import { memberName, unwrapExpression } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { filenameMatchesAny } from '../utils/glob.js';
+import { visitWrites } from '../utils/mutation-visitor.js';
 
 export interface NoBlockMutationOptions {
   /** Files that own the block and may change it in place (the pure block operations). */
@@ -131,29 +132,16 @@ export const noBlockMutation = createRule<[NoBlockMutationOptions], MessageIds>(
       return undefined;
     };
 
-    const checkWrite = (target: TSESTree.Node): void => {
-      const field = blockFieldInChain(target);
-      if (field !== undefined) context.report({ node: target, messageId: 'assignField', data: { field } });
-    };
-
-    return {
-      AssignmentExpression(node) {
-        checkWrite(node.left);
+    return visitWrites(
+      MUTATING_ARRAY_METHODS,
+      (target) => {
+        const field = blockFieldInChain(target);
+        if (field !== undefined) context.report({ node: target, messageId: 'assignField', data: { field } });
       },
-      UpdateExpression(node) {
-        checkWrite(node.argument);
-      },
-      UnaryExpression(node) {
-        if (node.operator === 'delete') checkWrite(node.argument);
-      },
-      CallExpression(node) {
-        const callee = unwrapExpression(node.callee);
-        if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
-        const method = memberName(callee);
-        if (method === undefined || !MUTATING_ARRAY_METHODS.has(method)) return;
-        const field = blockFieldInChain(callee.object);
+      (node, receiver, method) => {
+        const field = blockFieldInChain(receiver);
         if (field !== undefined) context.report({ node, messageId: 'mutateField', data: { field, method } });
       },
-    };
+    );
   },
 });
