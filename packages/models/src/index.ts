@@ -164,3 +164,4 @@ export { retry, type RetryPolicy } from './retry/retry.js';
 export { sleep } from './retry/sleep.js';
 export { jsonLineLogger, type LogFields, type Logger, silentLogger } from './logger.js';
 export { type Clock, systemClock } from './clock.js';
+export { seededRandom } from './seeded-random.js';
