@@ -5,7 +5,7 @@ import { addressAt, DatastoreUnavailableError, type Datastore, type IPAMConfig, 
 import { createIpamClient, type Clock, type IpamClient } from '@ipamkit/ipam-core';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { reconcileTunnelAddresses, type ReconcileResult, type TunnelDecision } from '../src/index.js';
 import { TUNNEL_KINDS, tunnelAttributes, tunnelHandleOf, type TunnelKind } from '../src/tunnel-kinds.js';
 
@@ -145,6 +145,15 @@ export async function world(backend: Backend, seed: { pools: IPPool[]; nodes: No
 export const ALL_KINDS: readonly TunnelKind[] = (['ipip', 'vxlan', 'vxlan-v6', 'wireguard', 'wireguard-v6'] as TunnelType[]).map(
   (t) => TUNNEL_KINDS[t],
 );
+
+/** The frame of a decision table: its rows run for every tunnel kind on SQLite and on etcd (after `useBackends()`). */
+export function describeDecisionTable(title: string, rows: (backend: Backend, kind: TunnelKind) => void): void {
+  describe.each([SQLITE, ETCD])(`${title} on $name`, (backend: Backend) => {
+    describe.each(ALL_KINDS)('$type', (kind: TunnelKind) => {
+      rows(backend, kind);
+    });
+  });
+}
 
 /** Every live allocation as `ip → handle` (cooldown excluded), for whole-store assertions. */
 export async function liveAllocations(ds: Datastore): Promise<Record<string, string>> {
