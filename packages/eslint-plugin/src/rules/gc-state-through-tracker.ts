@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { memberName, unwrapExpression } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
+import { optionsObject, STRING_LIST } from '../utils/options-schema.js';
 import { filenameMatchesAny } from '../utils/glob.js';
 import { visitWrites } from '../utils/mutation-visitor.js';
 
@@ -53,18 +54,7 @@ export const gcStateThroughTracker = createRule<[GcStateThroughTrackerOptions], 
       mutateState:
         'Do not call `{{method}}()` on the GC state `{{name}}` here: change it through the tracker so every map stays consistent.',
     },
-    schema: [
-      {
-        type: 'object',
-        properties: {
-          include: { type: 'array', items: { type: 'string' } },
-          allow: { type: 'array', items: { type: 'string' } },
-          names: { type: 'array', items: { type: 'string' } },
-          methods: { type: 'array', items: { type: 'string' } },
-        },
-        additionalProperties: false,
-      },
-    ],
+    schema: optionsObject({ include: STRING_LIST, allow: STRING_LIST, names: STRING_LIST, methods: STRING_LIST }),
   },
   create(context, [options]) {
     if (!filenameMatchesAny(context.filename, options.include ?? GC_STATE_DEFAULTS.include)) return {};

@@ -2,6 +2,7 @@ import { ASTUtils, AST_NODE_TYPES, ESLintUtils, type TSESTree } from '@typescrip
 import type * as ts from 'typescript';
 import { memberName, unwrapExpression } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
+import { optionsObject, STRING_LIST } from '../utils/options-schema.js';
 import { filenameMatchesAny } from '../utils/glob.js';
 import { visitWrites } from '../utils/mutation-visitor.js';
 
@@ -55,18 +56,7 @@ export const noBlockMutation = createRule<[NoBlockMutationOptions], MessageIds>(
       mutateField:
         'Do not call `{{method}}()` on the block field `{{field}}`: block changes go through the pure block operations, which return a new block.',
     },
-    schema: [
-      {
-        type: 'object',
-        properties: {
-          allow: { type: 'array', items: { type: 'string' } },
-          fields: { type: 'array', items: { type: 'string' } },
-          typeNames: { type: 'array', items: { type: 'string' } },
-          namePattern: { type: 'string' },
-        },
-        additionalProperties: false,
-      },
-    ],
+    schema: optionsObject({ allow: STRING_LIST, fields: STRING_LIST, typeNames: STRING_LIST, namePattern: { type: 'string' } }),
   },
   create(context, [options]) {
     if (filenameMatchesAny(context.filename, options.allow ?? BLOCK_MUTATION_DEFAULTS.allow)) return {};
