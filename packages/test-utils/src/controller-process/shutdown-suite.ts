@@ -57,16 +57,15 @@ export function describeControllerShutdown(subject: ShutdownSubject): void {
   });
 
   const start = async (): Promise<KubeApiServer> => (kube ??= await subject.startKube()).server;
-  /** A kubeconfig that reaches the test API server directly, or through `port` (a proxy or a closed port). */
-  const kubeconfig = async (port?: number): Promise<string> => {
+  /** Runs the bin against the test API server, directly or through `port` (a proxy or a closed port), until its metrics listen. */
+  const launch = async (args: string[], port?: number): Promise<{ running: BinProcess; metricsPort: number }> => {
     const server = await start();
     dir ??= mkdtempSync(path.join(tmpdir(), `${subject.name}-shutdown-`));
     const file = path.join(dir, `kubeconfig-${String(port ?? 'direct')}`);
-    return port === undefined ? server.writeKubeconfig(file) : writeKubeconfigForPort(server.kubeconfigYaml(), server.url, port, file);
+    const kubeconfig = port === undefined ? server.writeKubeconfig(file) : writeKubeconfigForPort(server.kubeconfigYaml(), server.url, port, file);
+    const running = (proc = spawnBin(subject.bin, ['--metrics-port', '0', ...args], { DATASTORE_TYPE: 'memory', KUBECONFIG: kubeconfig, POD_NAME: `${subject.name}-under-test`, POD_NAMESPACE: 'kube-system' }));
+    return { running, metricsPort: Number((await running.waitForLog('metrics listening'))['port']) };
   };
-  const spawn = (args: string[], kubeconfigPath: string): BinProcess =>
-    (proc = spawnBin(subject.bin, ['--metrics-port', '0', ...args], { DATASTORE_TYPE: 'memory', KUBECONFIG: kubeconfigPath, POD_NAME: `${subject.name}-under-test`, POD_NAMESPACE: 'kube-system' }));
-  const metricsPort = async (running: BinProcess): Promise<number> => Number((await running.waitForLog('metrics listening'))['port']);
   const expectPromptExit = async (running: BinProcess): Promise<void> => {
     const { code, ms } = await running.terminate();
     expect(code).toBe(0);
@@ -75,8 +74,7 @@ export function describeControllerShutdown(subject: ShutdownSubject): void {
 
   describe(`${subject.name} shutdown`, () => {
     it('exits 0 within 5 s of SIGTERM before the first sync, with the API server unreachable; not ready, yet serving process metrics', async () => {
-      const running = spawn([], await kubeconfig(await closedPort()));
-      const port = await metricsPort(running);
+      const { running, metricsPort: port } = await launch([], await closedPort());
       await running.waitForLog('watch failed');
       expect((await fetchStatus(port, '/healthz')).status).toBe(200);
       expect((await fetchStatus(port, '/readyz')).status).toBe(503);
@@ -88,8 +86,7 @@ export function describeControllerShutdown(subject: ShutdownSubject): void {
     it('exits 0 within 5 s of SIGTERM during the first sync, with the API server not answering', async () => {
       proxy = await startFlappingProxy((await start()).port);
       proxy.setMode('stall');
-      const running = spawn([], await kubeconfig(proxy.port));
-      const port = await metricsPort(running);
+      const { running, metricsPort: port } = await launch([], proxy.port);
       await pause(500); // the lists are in flight and never answered
       expect((await fetchStatus(port, '/readyz')).status).toBe(503);
       await expectPromptExit(running);
@@ -99,8 +96,7 @@ export function describeControllerShutdown(subject: ShutdownSubject): void {
       const server = await start();
       const now = new Date().toISOString().replace('Z', '000Z');
       server.inject({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: subject.name, namespace: 'kube-system' }, spec: { holderIdentity: 'other', leaseDurationSeconds: 60, renewTime: now, acquireTime: now, leaseTransitions: 0 } });
-      const running = spawn(['--leader-elect'], await kubeconfig());
-      const port = await metricsPort(running);
+      const { running, metricsPort: port } = await launch(['--leader-elect']);
       await running.waitForLog('waiting for leadership');
       await pause(500);
       expect((await fetchStatus(port, '/readyz')).status).toBe(503);
@@ -111,8 +107,7 @@ export function describeControllerShutdown(subject: ShutdownSubject): void {
     it('turns ready after the first sync, and on SIGTERM releases the Lease and exits 0 within 5 s', async () => {
       const server = await start();
       subject.seed(server);
-      const running = spawn(['--leader-elect'], await kubeconfig());
-      const port = await metricsPort(running);
+      const { running, metricsPort: port } = await launch(['--leader-elect']);
       await running.waitForLog(subject.runningMessage);
       expect((await fetchStatus(port, '/readyz')).status).toBe(200);
       expect(leaseHolder(server, subject.name)).toBe(`${subject.name}-under-test`);
@@ -125,7 +120,7 @@ export function describeControllerShutdown(subject: ShutdownSubject): void {
       const server = await start();
       subject.seed(server);
       const flapping = (proxy = await startFlappingProxy(server.port));
-      const running = spawn(['--leader-elect', '--verbose'], await kubeconfig(flapping.port));
+      const { running } = await launch(['--leader-elect', '--verbose'], flapping.port);
       await running.waitForLog(subject.runningMessage);
       for (const deadline = Date.now() + forMs; Date.now() < deadline; ) {
         flapping.setMode('down');
