@@ -83,16 +83,8 @@ export const gcStateThroughTracker = createRule<[GcStateThroughTrackerOptions], 
       }
     };
 
-    return visitWrites(
-      methods,
-      (target) => {
-        const name = stateInChain(target);
-        if (name !== undefined) context.report({ node: target, messageId: 'assignState', data: { name } });
-      },
-      (node, receiver, method) => {
-        const name = stateInChain(receiver);
-        if (name !== undefined) context.report({ node, messageId: 'mutateState', data: { name, method } });
-      },
+    return visitWrites(methods, stateInChain, (node, name, method) =>
+      context.report(method === undefined ? { node, messageId: 'assignState', data: { name } } : { node, messageId: 'mutateState', data: { name, method } }),
     );
   },
 });

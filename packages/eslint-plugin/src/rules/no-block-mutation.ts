@@ -122,16 +122,8 @@ export const noBlockMutation = createRule<[NoBlockMutationOptions], MessageIds>(
       return undefined;
     };
 
-    return visitWrites(
-      MUTATING_ARRAY_METHODS,
-      (target) => {
-        const field = blockFieldInChain(target);
-        if (field !== undefined) context.report({ node: target, messageId: 'assignField', data: { field } });
-      },
-      (node, receiver, method) => {
-        const field = blockFieldInChain(receiver);
-        if (field !== undefined) context.report({ node, messageId: 'mutateField', data: { field, method } });
-      },
+    return visitWrites(MUTATING_ARRAY_METHODS, blockFieldInChain, (node, field, method) =>
+      context.report(method === undefined ? { node, messageId: 'assignField', data: { field } } : { node, messageId: 'mutateField', data: { field, method } }),
     );
   },
 });
