@@ -1,19 +1,8 @@
-import { type Datastore, addressAt, cniHandleId } from '@ipamkit/models';
+import { type Datastore, addressAt, cniHandleId, seededRandom } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
 import { SECOND, gcWorld, useGcWorlds } from './harness.js';
 
 useGcWorlds();
-
-/** A small seeded PRNG, so a failure replays exactly. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function ownerByIP(ds: Datastore): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -40,7 +29,7 @@ describe('churn', () => {
     const nodes = Array.from({ length: 20 }, (_, i) => `node-${i}`);
     const w = await gcWorld({ pools: [{ name: 'p', cidr: '10.0.0.0/16', blockSize: 26 }], nodes, gc: { leakGracePeriodMs: grace } });
     for (const name of nodes) await w.ds.nodes.create({ name });
-    const random = mulberry32(20260822);
+    const random = seededRandom(20260822);
     const live = new Map<string, LivePod>();
     const leaks: { ip: string; handle: string; atMs: number }[] = [];
     let created = 0;

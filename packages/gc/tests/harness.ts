@@ -1,24 +1,11 @@
 import type { Datastore, IPAMConfig, IPPool } from '@ipamkit/models';
 import { addressAt, cniHandleId } from '@ipamkit/models';
 import { createDatastore } from '@ipamkit/ipam-datastore';
-import { type Clock, type IpamClient, createIpamClient } from '@ipamkit/ipam-core';
+import { type IpamClient, createIpamClient } from '@ipamkit/ipam-core';
+import { FakeClock } from '@ipamkit/test-utils';
 import { afterEach } from 'vitest';
 import { GcController, type GcControllerOptions } from '../src/controller/gc-controller.js';
 import { MemoryClusterView } from '../src/cluster-view/memory-cluster-view.js';
-
-/** A clock the test moves by hand. */
-export class FakeClock implements Clock {
-  private ms: number;
-  constructor(start = Date.UTC(2026, 7, 22, 12, 0, 0)) {
-    this.ms = start;
-  }
-  now(): Date {
-    return new Date(this.ms);
-  }
-  advanceMs(ms: number): void {
-    this.ms += ms;
-  }
-}
 
 export const SECOND = 1000;
 export const HOUR = 3600 * SECOND;

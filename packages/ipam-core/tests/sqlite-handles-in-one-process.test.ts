@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Datastore } from '@ipamkit/models';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { createIpamClient } from '../src/index.js';
-import { assertConsistent, bare, FakeClock } from './client/fixtures.js';
+import { FakeClock } from '@ipamkit/test-utils';
+import { assertConsistent, bare } from './client/fixtures.js';
 
 // Several clients in one process, each on its own SQLite handle on the same file (an embedder
 // running a controller beside the CLI, say): their transactions queue on the file's writer mutex

@@ -7,10 +7,11 @@
 // one process, files under os.tmpdir(), synchronous=NORMAL unless the row says FULL.
 //
 // etcd: uses ETCD_ENDPOINTS (first endpoint) when set, else starts a throwaway etcd through
-// @ipamkit/test-utils; the etcd module's `benchEtcdCas` does the empty-block measuring. Without an
+// @ipamkit/test-utils; `etcd-cas-bench.mjs` does the empty-block measuring. Without an
 // etcd binary the etcd rows say why they are missing.
 import { performance } from 'node:perf_hooks';
 import { casLoop, fullBlock } from './bench-blocks.mjs';
+import { benchEtcdCas } from './etcd-cas-bench.mjs';
 import { benchSqliteCas } from './sqlite-cas-bench.mjs';
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
@@ -60,8 +61,9 @@ async function etcdEndpoint() {
 }
 
 /** Serial CAS of a full /26 through the etcd datastore (benchEtcdCas writes only the empty one). */
-async function etcdFullBlock(etcdModule, endpoint) {
-  const ds = etcdModule.createEtcdDatastore({ endpoints: [endpoint], prefix: `/ipamkit-bench-full-${process.pid}-${Date.now()}` });
+async function etcdFullBlock(endpoint) {
+  const { createEtcdDatastore } = await import('../dist/etcd.js');
+  const ds = createEtcdDatastore({ endpoints: [endpoint], prefix: `/ipamkit-bench-full-${process.pid}-${Date.now()}` });
   try {
     const rates = [];
     const cpus = [];
@@ -81,33 +83,26 @@ async function etcdFullBlock(etcdModule, endpoint) {
   }
 }
 
-// The hook for the etcd half: dist/etcd.js exports benchEtcdCas(options) → EtcdBenchResult.
-const etcdModule = await import('../dist/etcd.js');
-if (typeof etcdModule.benchEtcdCas !== 'function') {
-  results.etcd = { skipped: 'dist/etcd.js has no benchEtcdCas' };
-  console.log('etcd: skipped (this build has no benchEtcdCas)');
-} else {
-  let target;
+let target;
+try {
+  target = await etcdEndpoint();
+} catch (err) {
+  results.etcd = { skipped: String(err?.message ?? err) };
+  console.log(`etcd: skipped (${results.etcd.skipped})`);
+}
+if (target !== undefined) {
   try {
-    target = await etcdEndpoint();
-  } catch (err) {
-    results.etcd = { skipped: String(err?.message ?? err) };
-    console.log(`etcd: skipped (${results.etcd.skipped})`);
-  }
-  if (target !== undefined) {
-    try {
-      const r = await etcdModule.benchEtcdCas({ endpoint: target.endpoint });
-      results.etcd = r;
-      console.log(
-        `etcd ${SIZE.empty}: serial single-object ${fmt(r.serialCasPerSecond)} CAS/s over ${r.serialWrites} writes; ` +
-          `${r.writers} concurrent writers ${fmt(r.concurrentCasPerSecond)} CAS/s over ${r.concurrentWrites} writes`,
-      );
-      const full = await etcdFullBlock(etcdModule, target.endpoint);
-      results['etcd-full-block'] = full;
-      console.log(`etcd ${SIZE.full}: serial single-object ${fmt(full.serialCasPerSecond)} CAS/s (${fmt(full.serialCpuMicrosPerCas)} µs CPU/CAS, median of ${full.rounds})`);
-    } finally {
-      await target.stop();
-    }
+    const r = await benchEtcdCas({ endpoint: target.endpoint });
+    results.etcd = r;
+    console.log(
+      `etcd ${SIZE.empty}: serial single-object ${fmt(r.serialCasPerSecond)} CAS/s over ${r.serialWrites} writes; ` +
+        `${r.writers} concurrent writers ${fmt(r.concurrentCasPerSecond)} CAS/s over ${r.concurrentWrites} writes`,
+    );
+    const full = await etcdFullBlock(target.endpoint);
+    results['etcd-full-block'] = full;
+    console.log(`etcd ${SIZE.full}: serial single-object ${fmt(full.serialCasPerSecond)} CAS/s (${fmt(full.serialCpuMicrosPerCas)} µs CPU/CAS, median of ${full.rounds})`);
+  } finally {
+    await target.stop();
   }
 }
 

@@ -168,3 +168,4 @@ export { jsonLineLogger, type LogFields, type Logger, silentLogger } from './log
 export { type Clock, systemClock } from './clock.js';
 export { type FlagSpec, type FlagValues, type InvalidFlag, numberFlag, parseFlags, stringFlag } from './bin/flags.js';
 export { type BinIo, type BinMain, runBin, type RunBinOptions } from './bin/run-bin.js';
+export { seededRandom } from './seeded-random.js';

@@ -19,6 +19,7 @@ export {
 export { runDatastoreContract } from './contract/run-datastore-contract.js';
 export { closedPort, type FlappingProxy, type ProxyMode, startFlappingProxy } from './controller-process/flapping-proxy.js';
 export { type BinProcess, fetchStatus, killBin, spawnBin, writeKubeconfigForPort } from './controller-process/process-harness.js';
+export { describeControllerShutdown, leaseHolder, type ShutdownSubject } from './controller-process/shutdown-suite.js';
 export { DEFAULT_ETCDCTL_BINARY, ETCD_ROOT_USER, type EtcdCredentials } from './etcd/etcd-auth.js';
 export { DEFAULT_OPENSSL_BINARY, type EtcdTlsFiles, generateEtcdCertificates } from './etcd/etcd-certs.js';
 export {
@@ -30,6 +31,7 @@ export {
   type StartEtcdOptions,
 } from './etcd/start-etcd.js';
 export { type EtcdFixture, withEtcd } from './etcd/with-etcd.js';
+export { FakeClock } from './fake-clock.js';
 export {
   type ClusterRole,
   ClusterRoleError,

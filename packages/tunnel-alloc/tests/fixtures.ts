@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addressAt, DatastoreUnavailableError, type Datastore, type IPAMConfig, type IPPool, type Node, type TunnelType } from '@ipamkit/models';
-import { createIpamClient, type Clock, type IpamClient } from '@ipamkit/ipam-core';
+import { createIpamClient, type IpamClient } from '@ipamkit/ipam-core';
 import { createDatastore } from '@ipamkit/ipam-datastore';
-import { startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { FakeClock, startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { reconcileTunnelAddresses, type ReconcileResult, type TunnelDecision } from '../src/index.js';
 import { TUNNEL_KINDS, tunnelAttributes, tunnelHandleOf, type TunnelKind } from '../src/tunnel-kinds.js';
 
@@ -80,16 +80,6 @@ export function etcdEndpoint(): string {
   return etcd.endpoint;
 }
 
-export class FakeClock implements Clock {
-  private ms = Date.UTC(2026, 10, 29, 9, 0, 0);
-  now(): Date {
-    return new Date(this.ms);
-  }
-  advance(seconds: number): void {
-    this.ms += seconds * 1000;
-  }
-}
-
 export const NODE = 'node-1';
 export const OTHER_NODE = 'node-2';
 /** A selector no node in these tests matches: the pool then does not qualify, yet stays usable by IPAM. */
@@ -138,13 +128,22 @@ export async function world(backend: Backend, seed: { pools: IPPool[]; nodes: No
   for (const pool of seed.pools) await ds.ipPools.create(pool);
   for (const node of seed.nodes) await ds.nodes.create(node);
   if (seed.config !== undefined) await ds.ipamConfig.create(seed.config);
-  const clock = new FakeClock();
+  const clock = new FakeClock(Date.UTC(2026, 10, 29, 9, 0, 0));
   return { ds, clock, ipam: createIpamClient({ datastore: ds, clock, windowsHost: false }) };
 }
 
 export const ALL_KINDS: readonly TunnelKind[] = (['ipip', 'vxlan', 'vxlan-v6', 'wireguard', 'wireguard-v6'] as TunnelType[]).map(
   (t) => TUNNEL_KINDS[t],
 );
+
+/** The frame of a decision table: its rows run for every tunnel kind on SQLite and on etcd (after `useBackends()`). */
+export function describeDecisionTable(title: string, rows: (backend: Backend, kind: TunnelKind) => void): void {
+  describe.each([SQLITE, ETCD])(`${title} on $name`, (backend: Backend) => {
+    describe.each(ALL_KINDS)('$type', (kind: TunnelKind) => {
+      rows(backend, kind);
+    });
+  });
+}
 
 /** Every live allocation as `ip → handle` (cooldown excluded), for whole-store assertions. */
 export async function liveAllocations(ds: Datastore): Promise<Record<string, string>> {

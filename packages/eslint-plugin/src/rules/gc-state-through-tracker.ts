@@ -1,7 +1,9 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { memberName, unwrapExpression } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
+import { optionsObject, STRING_LIST } from '../utils/options-schema.js';
 import { filenameMatchesAny } from '../utils/glob.js';
+import { visitWrites } from '../utils/mutation-visitor.js';
 
 export interface GcStateThroughTrackerOptions {
   /** Files the rule applies to. */
@@ -52,18 +54,7 @@ export const gcStateThroughTracker = createRule<[GcStateThroughTrackerOptions], 
       mutateState:
         'Do not call `{{method}}()` on the GC state `{{name}}` here: change it through the tracker so every map stays consistent.',
     },
-    schema: [
-      {
-        type: 'object',
-        properties: {
-          include: { type: 'array', items: { type: 'string' } },
-          allow: { type: 'array', items: { type: 'string' } },
-          names: { type: 'array', items: { type: 'string' } },
-          methods: { type: 'array', items: { type: 'string' } },
-        },
-        additionalProperties: false,
-      },
-    ],
+    schema: optionsObject({ include: STRING_LIST, allow: STRING_LIST, names: STRING_LIST, methods: STRING_LIST }),
   },
   create(context, [options]) {
     if (!filenameMatchesAny(context.filename, options.include ?? GC_STATE_DEFAULTS.include)) return {};
@@ -92,29 +83,8 @@ export const gcStateThroughTracker = createRule<[GcStateThroughTrackerOptions], 
       }
     };
 
-    const checkWrite = (target: TSESTree.Node): void => {
-      const name = stateInChain(target);
-      if (name !== undefined) context.report({ node: target, messageId: 'assignState', data: { name } });
-    };
-
-    return {
-      AssignmentExpression(node) {
-        checkWrite(node.left);
-      },
-      UpdateExpression(node) {
-        checkWrite(node.argument);
-      },
-      UnaryExpression(node) {
-        if (node.operator === 'delete') checkWrite(node.argument);
-      },
-      CallExpression(node) {
-        const callee = unwrapExpression(node.callee);
-        if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
-        const method = memberName(callee);
-        if (method === undefined || !methods.has(method)) return;
-        const name = stateInChain(callee.object);
-        if (name !== undefined) context.report({ node, messageId: 'mutateState', data: { name, method } });
-      },
-    };
+    return visitWrites(methods, stateInChain, (node, name, method) =>
+      context.report(method === undefined ? { node, messageId: 'assignState', data: { name } } : { node, messageId: 'mutateState', data: { name, method } }),
+    );
   },
 });

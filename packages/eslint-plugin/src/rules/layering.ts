@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { createRule } from '../utils/create-rule.js';
+import { optionsObject, STRING_LIST } from '../utils/options-schema.js';
 import { toPosix } from '../utils/glob.js';
 import { visitModuleReferences } from '../utils/module-visitor.js';
 
@@ -70,27 +71,18 @@ export const layering = createRule<[LayeringOptions], MessageIds>({
       crossPackageRelative:
         'Do not reach into another package with a relative path (`{{path}}`); import the package by name, if the layer table allows it.',
     },
-    schema: [
-      {
+    schema: optionsObject({
+      scope: { type: 'string' },
+      layers: {
         type: 'object',
-        properties: {
-          scope: { type: 'string' },
-          layers: {
-            type: 'object',
-            additionalProperties: {
-              type: 'object',
-              properties: {
-                src: { type: 'array', items: { type: 'string' } },
-                tests: { type: 'array', items: { type: 'string' } },
-              },
-              required: ['src'],
-              additionalProperties: false,
-            },
-          },
+        additionalProperties: {
+          type: 'object',
+          properties: { src: STRING_LIST, tests: STRING_LIST },
+          required: ['src'],
+          additionalProperties: false,
         },
-        additionalProperties: false,
       },
-    ],
+    }),
   },
   create(context, [options]) {
     const location = locateFile(context.filename);

@@ -2,7 +2,9 @@ import { ASTUtils, AST_NODE_TYPES, ESLintUtils, type TSESTree } from '@typescrip
 import type * as ts from 'typescript';
 import { memberName, unwrapExpression } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
+import { optionsObject, STRING_LIST } from '../utils/options-schema.js';
 import { filenameMatchesAny } from '../utils/glob.js';
+import { visitWrites } from '../utils/mutation-visitor.js';
 
 export interface NoBlockMutationOptions {
   /** Files that own the block and may change it in place (the pure block operations). */
@@ -54,18 +56,7 @@ export const noBlockMutation = createRule<[NoBlockMutationOptions], MessageIds>(
       mutateField:
         'Do not call `{{method}}()` on the block field `{{field}}`: block changes go through the pure block operations, which return a new block.',
     },
-    schema: [
-      {
-        type: 'object',
-        properties: {
-          allow: { type: 'array', items: { type: 'string' } },
-          fields: { type: 'array', items: { type: 'string' } },
-          typeNames: { type: 'array', items: { type: 'string' } },
-          namePattern: { type: 'string' },
-        },
-        additionalProperties: false,
-      },
-    ],
+    schema: optionsObject({ allow: STRING_LIST, fields: STRING_LIST, typeNames: STRING_LIST, namePattern: { type: 'string' } }),
   },
   create(context, [options]) {
     if (filenameMatchesAny(context.filename, options.allow ?? BLOCK_MUTATION_DEFAULTS.allow)) return {};
@@ -131,29 +122,8 @@ export const noBlockMutation = createRule<[NoBlockMutationOptions], MessageIds>(
       return undefined;
     };
 
-    const checkWrite = (target: TSESTree.Node): void => {
-      const field = blockFieldInChain(target);
-      if (field !== undefined) context.report({ node: target, messageId: 'assignField', data: { field } });
-    };
-
-    return {
-      AssignmentExpression(node) {
-        checkWrite(node.left);
-      },
-      UpdateExpression(node) {
-        checkWrite(node.argument);
-      },
-      UnaryExpression(node) {
-        if (node.operator === 'delete') checkWrite(node.argument);
-      },
-      CallExpression(node) {
-        const callee = unwrapExpression(node.callee);
-        if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
-        const method = memberName(callee);
-        if (method === undefined || !MUTATING_ARRAY_METHODS.has(method)) return;
-        const field = blockFieldInChain(callee.object);
-        if (field !== undefined) context.report({ node, messageId: 'mutateField', data: { field, method } });
-      },
-    };
+    return visitWrites(MUTATING_ARRAY_METHODS, blockFieldInChain, (node, field, method) =>
+      context.report(method === undefined ? { node, messageId: 'assignField', data: { field } } : { node, messageId: 'mutateField', data: { field, method } }),
+    );
   },
 });

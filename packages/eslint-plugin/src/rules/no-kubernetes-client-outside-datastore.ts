@@ -1,4 +1,5 @@
 import { createRule } from '../utils/create-rule.js';
+import { optionsObject, STRING_LIST } from '../utils/options-schema.js';
 import { filenameMatchesAny } from '../utils/glob.js';
 import { visitModuleReferences } from '../utils/module-visitor.js';
 
@@ -29,17 +30,7 @@ export const noKubernetesClientOutsideDatastore = createRule<[NoKubernetesClient
       kubernetesClient:
         'Do not import `{{module}}` here: only the Kubernetes datastore backend (and allowed cluster views) talk to the API server; go through the Datastore interface.',
     },
-    schema: [
-      {
-        type: 'object',
-        properties: {
-          allow: { type: 'array', items: { type: 'string' } },
-          additionalAllow: { type: 'array', items: { type: 'string' } },
-          modules: { type: 'array', items: { type: 'string' } },
-        },
-        additionalProperties: false,
-      },
-    ],
+    schema: optionsObject({ allow: STRING_LIST, additionalAllow: STRING_LIST, modules: STRING_LIST }),
   },
   create(context, [options]) {
     const allow = [...(options.allow ?? KUBERNETES_CLIENT_DEFAULTS.allow), ...(options.additionalAllow ?? [])];

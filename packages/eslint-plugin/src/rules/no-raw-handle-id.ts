@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, memberName, staticPropertyName } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
+import { optionsObject, STRING_LIST } from '../utils/options-schema.js';
 import { filenameMatchesAny } from '../utils/glob.js';
 
 export interface NoRawHandleIdOptions {
@@ -44,16 +45,7 @@ export const noRawHandleId = createRule<[NoRawHandleIdOptions], MessageIds>({
       loadBalancerHandle: 'Build LoadBalancer handle IDs (`lb-<hash>`) with the handle-ID module, not a string template.',
       cniHandle: 'Build CNI handle IDs (`<network>.<containerID>`) with the handle-ID module, not a string template.',
     },
-    schema: [
-      {
-        type: 'object',
-        properties: {
-          allow: { type: 'array', items: { type: 'string' } },
-          handleNamePattern: { type: 'string' },
-        },
-        additionalProperties: false,
-      },
-    ],
+    schema: optionsObject({ allow: STRING_LIST, handleNamePattern: { type: 'string' } }),
   },
   create(context, [options]) {
     if (filenameMatchesAny(context.filename, options.allow ?? HANDLE_ID_DEFAULTS.allow)) return {};

@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { memberName, staticPropertyName } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
+import { optionsObject, STRING_LIST } from '../utils/options-schema.js';
 import { filenameMatchesAny } from '../utils/glob.js';
 import { visitModuleReferences } from '../utils/module-visitor.js';
 
@@ -41,19 +42,7 @@ export const noWireTypesOutsideDatastore = createRule<[NoWireTypesOptions], Mess
       wireModule:
         'Do not import the wire module `{{module}}` here: wire formats are parsed and written only in models and the datastore.',
     },
-    schema: [
-      {
-        type: 'object',
-        properties: {
-          allow: { type: 'array', items: { type: 'string' } },
-          additionalAllow: { type: 'array', items: { type: 'string' } },
-          names: { type: 'array', items: { type: 'string' } },
-          package: { type: 'string' },
-          modules: { type: 'array', items: { type: 'string' } },
-        },
-        additionalProperties: false,
-      },
-    ],
+    schema: optionsObject({ allow: STRING_LIST, additionalAllow: STRING_LIST, names: STRING_LIST, package: { type: 'string' }, modules: STRING_LIST }),
   },
   create(context, [options]) {
     const allow = [...(options.allow ?? WIRE_DEFAULTS.allow), ...(options.additionalAllow ?? [])];

@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, staticPropertyName } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
+import { optionsObject, STRING_LIST } from '../utils/options-schema.js';
 import { filenameMatchesAny } from '../utils/glob.js';
 
 export interface RequireReleaseSequenceNumberOptions {
@@ -28,16 +29,7 @@ export const requireReleaseSequenceNumber = createRule<[RequireReleaseSequenceNu
       missingSequenceNumber:
         'This release of an address lacks `sequenceNumber`: without it, an address released and re-allocated in between is freed from its new owner. Pass the sequence number you read, or disable with a reason (`-- reason`).',
     },
-    schema: [
-      {
-        type: 'object',
-        properties: {
-          functions: { type: 'array', items: { type: 'string' } },
-          ignore: { type: 'array', items: { type: 'string' } },
-        },
-        additionalProperties: false,
-      },
-    ],
+    schema: optionsObject({ functions: STRING_LIST, ignore: STRING_LIST }),
   },
   create(context, [options]) {
     const functions = new Set(options.functions ?? RELEASE_DEFAULTS.functions);

@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, memberName, staticPropertyName } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
+import { optionsObject, STRING_LIST } from '../utils/options-schema.js';
 import { filenameMatchesAny } from '../utils/glob.js';
 
 export interface RequireSoftDeleteFilterOptions {
@@ -57,22 +58,11 @@ export const requireSoftDeleteFilter = createRule<[RequireSoftDeleteFilterOption
       unfilteredList: 'This list of `{{plural}}` can contain soft-deleted objects: pass its items through `{{helpers}}`.',
       unfilteredGet: 'This read of `{{plural}}` can return a soft-deleted object: pass it through `{{helpers}}`.',
     },
-    schema: [
-      {
-        type: 'object',
-        properties: {
-          ...Object.fromEntries(
-            ['include', 'plurals', 'listFunctions', 'getFunctions', 'listHelpers', 'getHelpers'].map((key) => [
-              key,
-              { type: 'array', items: { type: 'string' } },
-            ]),
-          ),
-          checkUnknownPlural: { type: 'boolean' },
-          receiverPattern: { type: 'string' },
-        },
-        additionalProperties: false,
-      },
-    ],
+    schema: optionsObject({
+      ...Object.fromEntries(['include', 'plurals', 'listFunctions', 'getFunctions', 'listHelpers', 'getHelpers'].map((key) => [key, STRING_LIST])),
+      checkUnknownPlural: { type: 'boolean' },
+      receiverPattern: { type: 'string' },
+    }),
   },
   create(context, [options]) {
     if (!filenameMatchesAny(context.filename, options.include ?? SOFT_DELETE_DEFAULTS.include)) return {};

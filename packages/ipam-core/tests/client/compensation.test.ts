@@ -3,7 +3,8 @@ import { type AllocationBlock, ConflictError, type Datastore, type Versioned } f
 import { describe, expect, it } from 'vitest';
 import { createIpamClient } from '../../src/index.js';
 import { countingDatastore } from '../../src/client/counting-datastore.js';
-import { assertConsistent, FakeClock } from './fixtures.js';
+import { FakeClock } from '@ipamkit/test-utils';
+import { assertConsistent } from './fixtures.js';
 
 /** A datastore whose next `failures` block updates (or transaction commits) lose their CAS, as if another writer got there first. */
 async function flaky(failures: number, withTransact: boolean): Promise<{ ds: Datastore; inner: Datastore }> {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Datastore, IPAMConfig, IPPool, Node } from '@ipamkit/models';
 import { createDatastore } from '@ipamkit/ipam-datastore';
-import { startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
+import { FakeClock, startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { createIpamClient, type Clock, type IpamClient } from '../../src/index.js';
+import { createIpamClient, type IpamClient } from '../../src/index.js';
 import { countingDatastore } from '../../src/client/counting-datastore.js';
 
 /** A datastore under test and how to dispose of it. */
@@ -68,20 +68,6 @@ export function useBackends(): void {
     await etcd?.stop();
     for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }, 30_000);
-}
-
-/** A clock the test moves by hand. */
-export class FakeClock implements Clock {
-  private ms: number;
-  constructor(start = Date.UTC(2026, 7, 22, 12, 0, 0)) {
-    this.ms = start;
-  }
-  now(): Date {
-    return new Date(this.ms);
-  }
-  advance(seconds: number): void {
-    this.ms += seconds * 1000;
-  }
 }
 
 export interface World {

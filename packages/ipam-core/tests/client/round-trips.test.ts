@@ -3,7 +3,8 @@ import { type Datastore, NotFoundError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
 import { createIpamClient } from '../../src/index.js';
 import { countingDatastore, type CountingDatastoreOptions } from '../../src/client/counting-datastore.js';
-import { assertConsistent, BACKENDS, etcdCountingRequests, FakeClock, useBackends } from './fixtures.js';
+import { FakeClock } from '@ipamkit/test-utils';
+import { assertConsistent, BACKENDS, etcdCountingRequests, useBackends } from './fixtures.js';
 
 useBackends();
 

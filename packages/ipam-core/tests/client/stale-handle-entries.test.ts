@@ -3,7 +3,8 @@ import { type AllocationBlock, ConflictError, type Datastore, DatastoreUnavailab
 import { describe, expect, it } from 'vitest';
 import { createIpamClient, type IpamClient } from '../../src/index.js';
 import { countingDatastore } from '../../src/client/counting-datastore.js';
-import { assertConsistent, FakeClock } from './fixtures.js';
+import { FakeClock } from '@ipamkit/test-utils';
+import { assertConsistent } from './fixtures.js';
 
 /** What a SIGKILLed process does to the store: every call from now on fails before reaching it. */
 class KilledError extends Error {

@@ -2,7 +2,7 @@ import { createDatastore } from '@ipamkit/ipam-datastore';
 import { DatastoreUnavailableError, UnauthorizedError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
 import { upgradeHost } from '../../src/client/upgrade-host.js';
-import { FakeClock } from './fixtures.js';
+import { FakeClock } from '@ipamkit/test-utils';
 
 async function depsWith(upgrade: (node: string) => Promise<void>) {
   const ds = await createDatastore({ type: 'memory' });

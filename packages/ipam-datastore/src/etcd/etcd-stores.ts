@@ -6,12 +6,9 @@ import {
   type BlockOrdinals,
   type BlockPageOptions,
   type BlockStore,
+  type Datastore,
   type HandleStore,
   type IpamConfigStore,
-  type Namespace,
-  type Node,
-  type IPPool,
-  type IPReservation,
   type ResourceStore,
 } from '@ipamkit/models';
 import { blockOrdinalsOf } from '../engine/block-ordinals.js';
@@ -39,16 +36,8 @@ import {
 } from './etcd-layout.js';
 import { EtcdStore } from './etcd-store.js';
 
-export interface EtcdStores {
-  readonly ipPools: ResourceStore<IPPool>;
-  readonly ipReservations: ResourceStore<IPReservation>;
-  readonly nodes: ResourceStore<Node>;
-  readonly namespaces: ResourceStore<Namespace>;
-  readonly blocks: BlockStore;
-  readonly affinities: AffinityStore;
-  readonly handles: HandleStore;
-  readonly ipamConfig: IpamConfigStore;
-}
+/** The stores of a `Datastore`, over one etcd client. */
+export type EtcdStores = Pick<Datastore, 'ipPools' | 'ipReservations' | 'nodes' | 'namespaces' | 'blocks' | 'affinities' | 'handles' | 'ipamConfig'>;
 
 function resourceStore<T extends { name: string }>(kv: EtcdKv, kind: EtcdKind<T, string>, prefix: string): ResourceStore<T> {
   const store = new EtcdStore(kv, kind);

@@ -41,14 +41,15 @@ export interface CoreBinding<T> extends ModelBinding<T> {
   mergeInto(current: RawObject, model: Versioned<T>): RawObject;
 }
 
+/** Nodes and Namespaces are keyed by name and never soft-deleted (Kubernetes deletes them). */
+function namedNeverDeleted<T extends { name: string }>(): Pick<ModelBinding<T>, 'softDelete' | 'nameOf' | 'keyOf' | 'isDeleted' | 'markDeleted'> {
+  return { softDelete: false, nameOf: (v) => v.name, keyOf: (v) => v.name, isDeleted: () => false, markDeleted: (v) => v };
+}
+
 export function nodeBinding(transport: KubeTransport): CoreBinding<Node> {
   return {
     collection: new KubeCollection(transport, { apiVersion: 'v1', plural: 'nodes' }),
-    softDelete: false,
-    nameOf: (n) => n.name,
-    keyOf: (n) => n.name,
-    isDeleted: () => false,
-    markDeleted: (n) => n,
+    ...namedNeverDeleted<Node>(),
     decode: (raw) => decodeKubernetesNode(raw) as Versioned<Node>,
     encode: (node) => envelope('Node', node.name, node.labels, nodeAnnotations(node, {})),
     mergeInto: (current, node) => {
@@ -70,11 +71,7 @@ export function nodeBinding(transport: KubeTransport): CoreBinding<Node> {
 export function namespaceBinding(transport: KubeTransport): CoreBinding<Namespace> {
   return {
     collection: new KubeCollection(transport, { apiVersion: 'v1', plural: 'namespaces' }),
-    softDelete: false,
-    nameOf: (n) => n.name,
-    keyOf: (n) => n.name,
-    isDeleted: () => false,
-    markDeleted: (n) => n,
+    ...namedNeverDeleted<Namespace>(),
     decode: (raw) => decodeKubernetesNamespace(raw) as Versioned<Namespace>,
     encode: (ns) => envelope('Namespace', ns.name, ns.labels),
     mergeInto: (current, ns) => {

@@ -1,4 +1,3 @@
 export { createSqliteDatastore, type SqliteDatastoreOptions } from './create-sqlite-datastore.js';
-export { DatastoreReadOnlyError } from '../errors.js';
-export { SCHEMA_VERSION } from './schema.js';
+export { DatastoreReadOnlyError, SchemaVersionError } from '../errors.js';
 export { sqliteQuickCheck } from './quick-check.js';

@@ -109,6 +109,18 @@ const DECODE_CACHE_ROWS = 4096;
  * bigint. Writes are BEGIN IMMEDIATE: a deferred transaction that reads and then writes hits
  * SQLITE_BUSY_SNAPSHOT under WAL whenever another process committed in between (design/toolchain.md#sqlite).
  */
+/** The `AND column = ?` tail and its parameters for the filter's set fields (one prepared statement per shape). */
+function filterClause(filter: RowFilter): { shape: string; params: unknown[] } {
+  const params: unknown[] = [];
+  let shape = '';
+  for (const [column, value] of [['host', filter.host], ['type', filter.type], ['ip_version', filter.ipVersion]] as const) {
+    if (value === undefined) continue;
+    shape += ` AND ${column} = ?`;
+    params.push(value);
+  }
+  return { shape, params };
+}
+
 export class SqliteEngine implements RowEngine {
   private readonly statements: Map<KindName, KindStatements>;
   private readonly decoded = new DecodedValueCache(DECODE_CACHE_ROWS);
@@ -228,20 +240,8 @@ export class SqliteEngine implements RowEngine {
   }
 
   listRows(kind: KindName, filter: RowFilter): StoredRow[] {
-    const params: unknown[] = [];
-    let shape = '';
-    for (const [column, value] of [['host', filter.host], ['type', filter.type], ['ip_version', filter.ipVersion]] as const) {
-      if (value === undefined) continue;
-      shape += ` AND ${column} = ?`;
-      params.push(value);
-    }
-    const cache = this.kind(kind).list;
-    let stmt = cache.get(shape);
-    if (stmt === undefined) {
-      stmt = this.db.prepare<unknown[], ObjectRow>(`SELECT key, revision, deleted, value FROM ${TABLES[kind]} WHERE deleted = 0${shape} ORDER BY key`);
-      cache.set(shape, stmt);
-    }
-    return stmt.all(...params).map((r) => new SqliteRow(kind, r, this.decoded));
+    const { shape, params } = filterClause(filter);
+    return this.listStatement(kind, shape, `${shape} ORDER BY key`).all(...params).map((r) => new SqliteRow(kind, r, this.decoded));
   }
 
   stampRows(kind: KindName, filter: StampFilter): RowStamp {
@@ -264,27 +264,23 @@ export class SqliteEngine implements RowEngine {
   }
 
   listRowsPage(kind: KindName, filter: RowFilter, after: string | undefined, limit: number): StoredRow[] {
-    const params: unknown[] = [];
-    let shape = '';
-    for (const [column, value] of [['host', filter.host], ['type', filter.type], ['ip_version', filter.ipVersion]] as const) {
-      if (value === undefined) continue;
-      shape += ` AND ${column} = ?`;
-      params.push(value);
-    }
-    if (after !== undefined) {
-      shape += ' AND key > ?';
-      params.push(after);
-    }
+    const { shape: filterShape, params } = filterClause(filter);
+    const shape = after === undefined ? filterShape : `${filterShape} AND key > ?`;
+    if (after !== undefined) params.push(after);
     params.push(limit);
+    // The primary key's index serves `key > ? ORDER BY key LIMIT ?`: each page is a range scan.
+    return this.listStatement(kind, `page:${shape}`, `${shape} ORDER BY key LIMIT ?`).all(...params).map((r) => new SqliteRow(kind, r, this.decoded, false));
+  }
+
+  /** The prepared `SELECT` of live rows of `kind` with `tail` after the soft-delete filter, cached under `id`. */
+  private listStatement(kind: KindName, id: string, tail: string): Database.Statement<unknown[], ObjectRow> {
     const cache = this.kind(kind).list;
-    const id = `page:${shape}`;
     let stmt = cache.get(id);
     if (stmt === undefined) {
-      // The primary key's index serves `key > ? ORDER BY key LIMIT ?`: each page is a range scan.
-      stmt = this.db.prepare<unknown[], ObjectRow>(`SELECT key, revision, deleted, value FROM ${TABLES[kind]} WHERE deleted = 0${shape} ORDER BY key LIMIT ?`);
+      stmt = this.db.prepare<unknown[], ObjectRow>(`SELECT key, revision, deleted, value FROM ${TABLES[kind]} WHERE deleted = 0${tail}`);
       cache.set(id, stmt);
     }
-    return stmt.all(...params).map((r) => new SqliteRow(kind, r, this.decoded, false));
+    return stmt;
   }
 
   putRow(kind: KindName, row: StoredRow, owned = false): void {

@@ -11,7 +11,7 @@ import {
   type AllocationBlock,
   type Datastore,
 } from '@ipamkit/models';
-import { collectEvents, describeEvent, sampleBlock, sampleHandle, withEtcd } from '@ipamkit/test-utils';
+import { closedPort, collectEvents, describeEvent, sampleBlock, sampleHandle, withEtcd } from '@ipamkit/test-utils';
 import { createEtcdDatastore } from '../../src/etcd/index.js';
 import { withFirstEvent } from './support/first-event.js';
 import { ETCD_CLIENTS, type EtcdClientName } from './support/etcd-clients.js';
@@ -48,15 +48,6 @@ async function silentServer(): Promise<{ endpoint: string; close: () => Promise<
         server.close(() => resolve());
       }),
   };
-}
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }
 
 // Every test runs with both etcd clients (design/ipam-datastore.md, "etcd clients").

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blockAffinityName, hostnameHashLabel, type AllocationBlock } from '@ipamkit/models';
 import { loadCrdDirectory, validateAgainstSchema, type JsonValue, type OpenApiSchema } from '@ipamkit/test-utils';
-import { translateUid } from '../../src/kubernetes/index.js';
+import { translateUid } from '../../src/kubernetes/uid-translation.js';
 import { CRD_DIR, startKubeHarness, type KubeHarness } from './kube-test-server.js';
 
 const GROUP = 'crd.projectcalico.org';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { translateUid } from '../../src/kubernetes/index.js';
+import { translateUid } from '../../src/kubernetes/uid-translation.js';
 
 describe('translateUid', () => {
   it.each([

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { statSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import type { Datastore } from '@ipamkit/models';
+import { expect } from 'vitest';
 import type { DatastoreConfig } from '../../src/create-datastore.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -70,5 +72,26 @@ export async function runCasCounterChildren(args: {
   } finally {
     clearTimeout(timer);
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  }
+}
+
+/** How many children, each doing how many increments, on which block of the counter handle. */
+export const CAS_COUNTER_RUN = { processes: 8, iterations: 200, cidr: '10.0.0.0/26' } as const;
+
+/**
+ * The multi-process acceptance of a backend: `CAS_COUNTER_RUN.processes` children CAS-increment one
+ * handle of `ds` through `config` (the same store) at once, and no increment is lost. Closes `ds`.
+ */
+export async function expectNoLostIncrement(ds: Datastore, config: DatastoreConfig, timeoutMs: number): Promise<void> {
+  const { processes, iterations, cidr } = CAS_COUNTER_RUN;
+  try {
+    await ds.handles.create({ handleId: 'counter', block: { [cidr]: 0 }, deleted: false });
+    const results = await runCasCounterChildren({ config, handleId: 'counter', cidr, processes, iterations, timeoutMs });
+    expect(results.map((r) => [r.exitCode, r.stderr])).toEqual(results.map(() => [0, '']));
+    const reported = results.map((r) => (JSON.parse(r.stdout) as { increments: number }).increments);
+    expect(reported).toEqual(Array.from({ length: processes }, () => iterations));
+    expect((await ds.handles.get('counter')).block[cidr]).toBe(processes * iterations);
+  } finally {
+    await ds.close();
   }
 }

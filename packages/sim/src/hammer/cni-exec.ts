@@ -1,12 +1,8 @@
 import { spawn } from 'node:child_process';
+import { type CniCall, cniEnv } from '../run/cni-call.js';
 
 /** One CNI call as kubelet makes it: the plugin executable, env for the arguments, config on stdin. */
-export interface CniExecCall {
-  readonly command: 'ADD' | 'DEL';
-  readonly containerId: string;
-  readonly namespace: string;
-  readonly pod: string;
-  readonly netConf: string;
+export interface CniExecCall extends CniCall {
   /** SIGKILL the plugin this many ms after it starts; undefined lets it finish. */
   readonly killAfterMs: number | undefined;
 }
@@ -17,15 +13,7 @@ export type CniExecOutcome = { readonly killed: false; readonly exitCode: number
 export function execCni(bin: string, call: CniExecCall): Promise<CniExecOutcome> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin], {
-      env: {
-        ...process.env,
-        CNI_COMMAND: call.command,
-        CNI_CONTAINERID: call.containerId,
-        CNI_NETNS: `/var/run/netns/${call.containerId}`,
-        CNI_IFNAME: 'eth0',
-        CNI_PATH: '/opt/cni/bin',
-        CNI_ARGS: `IgnoreUnknown=1;K8S_POD_NAMESPACE=${call.namespace};K8S_POD_NAME=${call.pod};K8S_POD_INFRA_CONTAINER_ID=${call.containerId}`,
-      },
+      env: { ...process.env, ...cniEnv(call) },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const out: Buffer[] = [];

@@ -1,4 +1,5 @@
 import type { DatastoreConfig } from '@ipamkit/ipam-datastore';
+import type { CniPodCall } from '../run/cni-call.js';
 
 /** Passed to an allocator process in IPAMKIT_HAMMER_WORKER (JSON). */
 export interface WorkerConfig {
@@ -8,12 +9,8 @@ export interface WorkerConfig {
 }
 
 /** Parent → allocator: one CNI call. */
-export interface WorkerRequest {
+export interface WorkerRequest extends CniPodCall {
   readonly id: number;
-  readonly command: 'ADD' | 'DEL';
-  readonly containerId: string;
-  readonly namespace: string;
-  readonly pod: string;
 }
 
 /** Allocator → parent: the call's outcome. */

@@ -3,26 +3,16 @@
 // random moments, which is the point.
 import { runCni } from '@ipamkit/cni';
 import { createDatastore } from '@ipamkit/ipam-datastore';
+import { cniEnv } from '../run/cni-call.js';
 import { READY, WORKER_ENV, type WorkerConfig, type WorkerReply, type WorkerRequest } from './hammer-protocol.js';
 
 const config = JSON.parse(process.env[WORKER_ENV] ?? '{}') as WorkerConfig;
 const datastore = await createDatastore(config.datastore);
 
-function envOf(req: WorkerRequest): Record<string, string> {
-  return {
-    CNI_COMMAND: req.command,
-    CNI_CONTAINERID: req.containerId,
-    CNI_NETNS: `/var/run/netns/${req.containerId}`,
-    CNI_IFNAME: 'eth0',
-    CNI_PATH: '/opt/cni/bin',
-    CNI_ARGS: `IgnoreUnknown=1;K8S_POD_NAMESPACE=${req.namespace};K8S_POD_NAME=${req.pod};K8S_POD_INFRA_CONTAINER_ID=${req.containerId}`,
-  };
-}
-
 let chain = Promise.resolve();
 process.on('message', (req: WorkerRequest) => {
   chain = chain.then(async () => {
-    const out = await runCni({ env: envOf(req), stdin: config.netConf, datastore, stderr: () => undefined });
+    const out = await runCni({ env: cniEnv(req), stdin: config.netConf, datastore, stderr: () => undefined });
     const reply: WorkerReply = { id: req.id, exitCode: out.exitCode, stdout: out.stdout };
     process.send?.(reply);
   });

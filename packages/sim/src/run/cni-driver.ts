@@ -3,16 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { runCni } from '@ipamkit/cni';
 import type { Datastore } from '@ipamkit/models';
-
-/** One CNI invocation as the container runtime makes it. */
-export interface CniCall {
-  readonly command: 'ADD' | 'DEL';
-  readonly containerId: string;
-  readonly namespace: string;
-  readonly pod: string;
-  /** The network config JSON written to stdin. */
-  readonly netConf: string;
-}
+import { type CniCall, cniEnv } from './cni-call.js';
 
 export interface CniOutcome {
   readonly exitCode: number;
@@ -21,17 +12,6 @@ export interface CniOutcome {
 
 /** Runs a CNI call: in-process through `runCni`, or as the real `calico-ipam` bin. */
 export type CniDriver = (call: CniCall) => Promise<CniOutcome>;
-
-function cniEnv(call: CniCall): Record<string, string> {
-  return {
-    CNI_COMMAND: call.command,
-    CNI_CONTAINERID: call.containerId,
-    CNI_NETNS: `/var/run/netns/${call.containerId}`,
-    CNI_IFNAME: 'eth0',
-    CNI_PATH: '/opt/cni/bin',
-    CNI_ARGS: `IgnoreUnknown=1;K8S_POD_NAMESPACE=${call.namespace};K8S_POD_NAME=${call.pod};K8S_POD_INFRA_CONTAINER_ID=${call.containerId}`,
-  };
-}
 
 /** In-process: the same handler the bin runs, against the simulator's (counting) datastore. */
 export function inProcessDriver(datastore: Datastore): CniDriver {

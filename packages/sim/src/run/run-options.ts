@@ -69,15 +69,3 @@ export function resolveRunOptions(partial: Partial<RunOptions>): RunOptions {
   if (Math.floor(o.nodes * o.nodeDeleteRatio) >= o.nodes) throw new SimConfigError('--node-delete-ratio would delete every node');
   return o;
 }
-
-/** A small deterministic PRNG (mulberry32): a seed reproduces the same run shape. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, openSync, closeSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sleep } from '@ipamkit/models';
+// A loopback port that was free a moment ago: etcd binds it next.
+import { closedPort as freePort } from '../controller-process/flapping-proxy.js';
 import { enableEtcdAuth, ETCD_ROOT_USER, type EtcdCredentials } from './etcd-auth.js';
 import { DEFAULT_OPENSSL_BINARY, generateEtcdCertificates, type EtcdTlsFiles } from './etcd-certs.js';
 import { etcdHealthy } from './etcd-health.js';
@@ -208,18 +209,6 @@ async function kill(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await gone;
   clearTimeout(timer);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function tail(path: string): string {

@@ -1,3 +1,4 @@
+import { seededRandom } from '@ipamkit/models';
 import { KubeStatusError } from './status.js';
 
 /** The answers the fault injector gives, per kind of request (design/test-utils.md, "Fault injection"). */
@@ -22,18 +23,6 @@ export interface FaultInjectorOptions {
   readonly seed?: number;
 }
 
-/** mulberry32: small, seedable, good enough to spread faults; not for anything secret. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Random faults at a configurable rate, decided before a request is dispatched (nothing is stored
  * for a faulted request): 410 Gone on watches (the client must re-list), 409 Conflict on writes,
@@ -47,7 +36,7 @@ export class FaultInjector {
 
   constructor(options: FaultInjectorOptions = {}) {
     this.rate = FaultInjector.checkedRate(options.rate ?? 0);
-    this.random = seeded(options.seed ?? 1);
+    this.random = seededRandom(options.seed ?? 1);
   }
 
   private static checkedRate(rate: number): number {
