@@ -5,10 +5,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { BlockLimitError, cidrContains, type Datastore, type DatastoreTx, type IPPool } from '@ipamkit/models';
-import { startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
+import { FakeClock, startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIpamClient, type IpamClient } from '../../src/index.js';
-import { assertConsistent, bare, FakeClock } from './fixtures.js';
+import { assertConsistent, bare } from './fixtures.js';
 
 // A caching client (design/ipam-core.md, "The cached assignment context") allocates while another
 // process changes a pool, the IPAM config or a reservation in the same SQLite file or etcd: its
