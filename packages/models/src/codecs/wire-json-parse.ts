@@ -16,6 +16,11 @@ const ESCAPES: Readonly<Record<string, string>> = {
 export function parseWireJson(text: string): unknown {
   const fast = parseFast(text);
   if (fast !== FALLBACK) return fast;
+  return parseWireJsonFull(text);
+}
+
+/** The full parser alone, without the fast path (tests compare the two; not exported by the package). */
+export function parseWireJsonFull(text: string): unknown {
   const parser = new WireJsonParser(text);
   parser.skipWhitespace();
   const value = parser.parseValue(0);
@@ -35,7 +40,6 @@ export function parseWireJson(text: string): unknown {
 const FALLBACK: unique symbol = Symbol('fallback');
 const MARKER = '\\u0000'; // the six characters of the JSON escape, not U+0000 itself
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const LONG_DIGIT_RUN = /[0-9]{16}/;
 
 /** The end of the string literal opening at `start`, or -1. */
 function stringEnd(text: string, start: number): number {
@@ -64,12 +68,69 @@ function fewerOpenersThan(text: string, limit: number): boolean {
   return count < limit;
 }
 
-function parseFast(text: string): unknown {
-  // Unable to nest MAX_DEPTH deep, and no digit run long enough to need a bigint: no scan.
-  if ((text.length < 2 * MAX_DEPTH || fewerOpenersThan(text, MAX_DEPTH)) && !LONG_DIGIT_RUN.test(text)) return tryJsonParse(text);
+/** Where the integer literals that need the bigint rule start and end in a text. */
+interface BigLiterals {
+  readonly starts: number[];
+  readonly ends: number[];
+}
+
+/** An integer literal (no fraction, no exponent) of more than 15 digits, not starting with 0. */
+function isBigLiteral(token: string): boolean {
+  const negative = token.charCodeAt(0) === 0x2d;
+  const digits = token.length - (negative ? 1 : 0);
+  if (digits <= 15 || token.charCodeAt(negative ? 1 : 0) === 0x30) return false;
+  for (let i = negative ? 1 : 0; i < token.length; i++) {
+    const d = token.charCodeAt(i);
+    if (d < 0x30 || d > 0x39) return false;
+  }
+  return true;
+}
+
+/** A run of 16 or more digits: the part of a literal that may need the bigint rule. */
+const LONG_DIGIT_RUNS = /[0-9]{16,}/g;
+
+/** Whether the quote at `at` is escaped (an odd number of backslashes before it). */
+function escapedQuote(text: string, at: number): boolean {
+  let backslashes = 0;
+  for (let k = at - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/**
+ * The big integer literals, found from the long digit runs (a native pattern search) instead of a
+ * scan of every character: a run is outside a string when an even number of unescaped quotes
+ * precede it (counted from quote to quote with native `indexOf`), and its literal is the run with
+ * the number characters around it. A block's sequence number is a 19-digit literal, so every
+ * stored block needs this; a block of a few kilobytes has a few hundred quotes and one such run.
+ * Exact for valid JSON, like the scan; for text that is not, JSON.parse fails either way and the
+ * full parser decides.
+ */
+function bigLiteralsByRuns(text: string): BigLiterals {
+  const found: BigLiterals = { starts: [], ends: [] };
+  let inString = false;
+  let quote = text.indexOf('"');
+  LONG_DIGIT_RUNS.lastIndex = 0;
+  for (let m = LONG_DIGIT_RUNS.exec(text); m !== null; m = LONG_DIGIT_RUNS.exec(text)) {
+    for (; quote !== -1 && quote < m.index; quote = text.indexOf('"', quote + 1)) {
+      if (!escapedQuote(text, quote)) inString = !inString;
+    }
+    if (inString) continue;
+    let start = m.index;
+    while (start > 0 && isNumberChar(text.charCodeAt(start - 1))) start--;
+    let end = m.index + m[0].length;
+    while (end < text.length && isNumberChar(text.charCodeAt(end))) end++;
+    if (isBigLiteral(text.slice(start, end))) {
+      found.starts.push(start);
+      found.ends.push(end);
+    }
+  }
+  return found;
+}
+
+/** The big integer literals by a scan of every character, which also measures the nesting. */
+function bigLiteralsByScan(text: string): BigLiterals | typeof FALLBACK {
+  const found: BigLiterals = { starts: [], ends: [] };
   let depth = 0;
-  let bigStarts: number[] | undefined;
-  let bigEnds: number[] | undefined;
   const n = text.length;
   for (let i = 0; i < n; ) {
     const c = text.charCodeAt(i);
@@ -92,14 +153,23 @@ function parseFast(text: string): unknown {
       // Up to 15 digits JSON.parse is exact; longer integer literals need the bigint rule.
       const digits = i - start - (c === 0x2d ? 1 : 0);
       if (digitsOnly && digits > 15 && text.charCodeAt(i - digits) !== 0x30) {
-        (bigStarts ??= []).push(start);
-        (bigEnds ??= []).push(i);
+        found.starts.push(start);
+        found.ends.push(i);
       }
     } else {
       i++;
     }
   }
-  if (bigStarts === undefined || bigEnds === undefined) return tryJsonParse(text);
+  return found;
+}
+
+function parseFast(text: string): unknown {
+  // Unable to nest MAX_DEPTH deep: only the long digit runs need a look (none: straight to JSON.parse).
+  const shallow = text.length < 2 * MAX_DEPTH || fewerOpenersThan(text, MAX_DEPTH);
+  const found = shallow ? bigLiteralsByRuns(text) : bigLiteralsByScan(text);
+  if (found === FALLBACK) return FALLBACK;
+  const { starts: bigStarts, ends: bigEnds } = found;
+  if (bigStarts.length === 0) return tryJsonParse(text);
   if (text.includes(MARKER)) return FALLBACK;
   const bigs: (number | bigint)[] = [];
   let marked = '';
@@ -120,7 +190,7 @@ function parseFast(text: string): unknown {
   // A marker in a key position (invalid text made valid) or lost to a duplicate key is not
   // restored: the count differs and the full parser decides.
   const restore = { bigs, restored: 0 };
-  const result = restoreMarkers(value, restore);
+  const result = restoreMarkers(restoreTopLevel(value, restore), restore);
   return restore.restored === bigs.length ? result : FALLBACK;
 }
 
@@ -139,6 +209,23 @@ interface Restore {
   restored: number;
 }
 
+/**
+ * The markers among the top-level members first (a block's sequence number is one): when they are
+ * all, the deep walk stops at once.
+ */
+function restoreTopLevel(value: unknown, bigs: Restore): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const obj = value as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    const item = obj[key];
+    if (isMarker(item)) {
+      bigs.restored++;
+      obj[key] = bigs.bigs[Number(item.slice(1))];
+    }
+  }
+  return obj;
+}
+
 /** Puts the exact numbers back where the markers are (only markers start with U+0000: see parseFast). */
 function restoreMarkers(value: unknown, bigs: Restore): unknown {
   if (isMarker(value)) {
@@ -147,7 +234,7 @@ function restoreMarkers(value: unknown, bigs: Restore): unknown {
   }
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
+    for (let i = 0; i < value.length && bigs.restored < bigs.bigs.length; i++) {
       const item: unknown = value[i];
       if (typeof item === 'object' || isMarker(item)) value[i] = restoreMarkers(item, bigs);
     }
@@ -155,6 +242,8 @@ function restoreMarkers(value: unknown, bigs: Restore): unknown {
   }
   const obj = value as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
+    // Every marker put back: the rest holds none.
+    if (bigs.restored === bigs.bigs.length) break;
     const item = obj[key];
     // An own `__proto__` data property is assigned as data, not through the prototype setter.
     if (typeof item === 'object' || isMarker(item)) obj[key] = restoreMarkers(item, bigs);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringifyWireJsonFull } from '../../src/codecs/wire-json-stringify.js';
+import { parseWireJsonFull } from '../../src/codecs/wire-json-parse.js';
 import { CodecError, parseWireJson, stringifyWireJson } from '../../src/index.js';
 
 // The codecs take a native fast path for ordinary text and values; these cases sit on its edges and
@@ -140,5 +141,47 @@ describe('stringifyWireJson fast path', () => {
     ['a __proto__ key before a bigint', parseWireJson('{"__proto__":{"a":1},"n":12345678901234567890}')],
   ])('agrees with the full writer on %s', (_name, value) => {
     expect(stringifyWireJson(value)).toBe(stringifyWireJsonFull(value));
+  });
+});
+
+describe('parseWireJson fast path against the full parser', () => {
+  const parsed = (parse: (t: string) => unknown, text: string): { value: unknown } | { error: string } => {
+    try {
+      return { value: parse(text) };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  };
+  // Pieces of JSON and of broken JSON: quotes, escapes, long digit runs inside and outside strings.
+  const FRAGMENTS = ['{', '}', '[', ']', ',', ':', ' ', '\n', '"', '\\', '\\"', '"a"', '"k":', '12345678901234567890', '-9007199254740993', '0', '1.5', 'e5', '9007199254740991', 'null', 'true', '"x 12345678901234567890 y"', '"\\\\"', 'u0000'];
+
+  it('gives the same value or the same error for texts made of JSON pieces', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        expect(parsed(parseWireJson, text)).toEqual(parsed(parseWireJsonFull, text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('gives the same value for valid JSON with big integers, short and long, shallow and deep', () => {
+    const big = fc.bigInt({ min: -(1n << 80n), max: 1n << 80n }).map((n) => n.toString());
+    const doc = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        big,
+        fc.string().map((s) => JSON.stringify(s)),
+        fc.array(tie('node'), { maxLength: 6 }).map((xs) => `[${xs.join(',')}]`),
+        fc.array(fc.tuple(fc.string(), tie('node')), { maxLength: 6 }).map((kv) => `{${kv.map(([k, v]) => `${JSON.stringify(k)}:${String(v)}`).join(',')}}`),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(doc, fc.nat(1500), (text, pad) => {
+        const padded = `${' '.repeat(pad)}${text}`;
+        expect(parsed(parseWireJson, padded)).toEqual(parsed(parseWireJsonFull, padded));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
