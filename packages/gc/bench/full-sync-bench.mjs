@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { GcController, MemoryClusterView } from '../dist/index.js';
 import { createFixtureDatastore } from './fixture-datastore.mjs';
+import { flat, podBlock } from './pod-block.mjs';
 
 const NODES = 5000;
 const BLOCKS_PER_NODE = 2;
@@ -20,11 +21,6 @@ const BLOCK_SIZE = 64; // /26
 const TIME_GOAL_MS = 2000;
 const RSS_GOAL_MB = 300;
 const MB = 2 ** 20;
-
-// Strings are built with join(), which makes flat strings, as decoding a listing or an informer's
-// JSON does; template literals would make V8 rope strings that cost the collector (which keeps
-// handles and CIDRs) 32 extra bytes each.
-const flat = (...parts) => parts.join('');
 
 function ipAt(index) {
   // 10.0.0.0/12 laid out block after block.
@@ -35,29 +31,7 @@ function ipAt(index) {
 function generateBlocks() {
   const blocks = [];
   for (let block = 0; block < NODES * BLOCKS_PER_NODE; block++) {
-    const node = flat('node-', Math.floor(block / BLOCKS_PER_NODE));
-    const base = block * BLOCK_SIZE;
-    const allocations = new Array(BLOCK_SIZE).fill(null);
-    const unallocated = [];
-    const attributes = [];
-    const sequenceNumberForAllocation = {};
-    for (let o = 0; o < ALLOCATIONS_PER_BLOCK; o++) {
-      allocations[o] = attributes.length;
-      attributes.push({ handleId: flat('k8s-pod-network.', block, '-', o), activeOwnerAttrs: { node, namespace: 'default', pod: flat('pod-', block, '-', o) } });
-      sequenceNumberForAllocation[String(o)] = BigInt(o);
-    }
-    for (let o = ALLOCATIONS_PER_BLOCK; o < BLOCK_SIZE; o++) unallocated.push(o);
-    blocks.push({
-      cidr: flat(ipAt(base), '/26'),
-      affinity: { type: 'host', host: node },
-      allocations,
-      unallocated,
-      attributes,
-      sequenceNumber: 1n,
-      sequenceNumberForAllocation,
-      deleted: false,
-      revision: String(block + 2),
-    });
+    blocks.push(podBlock(block, flat(ipAt(block * BLOCK_SIZE), '/26'), flat('node-', Math.floor(block / BLOCKS_PER_NODE)), ALLOCATIONS_PER_BLOCK));
   }
   return blocks;
 }

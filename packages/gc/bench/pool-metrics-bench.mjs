@@ -22,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { GcController, MemoryClusterView } from '../dist/index.js';
 import { createFixtureDatastore } from './fixture-datastore.mjs';
+import { flat, podBlock } from './pod-block.mjs';
 
 const BLOCKS = Number(process.env.GC_METRICS_BLOCKS ?? 100_000);
 const RESERVATIONS = Number(process.env.GC_METRICS_RESERVATIONS ?? 1_000);
@@ -33,36 +34,12 @@ const MB = 2 ** 20;
 const BASE = 10 * 2 ** 24;
 
 // Flat strings, as decoded JSON gives (see full-sync-bench.mjs).
-const flat = (...parts) => parts.join('');
 const dotted = (n) => flat(Math.floor(n / 2 ** 24) % 256, '.', Math.floor(n / 2 ** 16) % 256, '.', Math.floor(n / 2 ** 8) % 256, '.', n % 256);
 const nodeOf = (block) => flat('node-', block % NODES);
 
 function generateBlocks() {
   const blocks = [];
-  for (let b = 0; b < BLOCKS; b++) {
-    const node = nodeOf(b);
-    const allocations = new Array(64).fill(null);
-    const attributes = [];
-    const sequenceNumberForAllocation = {};
-    for (let o = 0; o < PER_BLOCK; o++) {
-      allocations[o] = o;
-      attributes.push({ handleId: flat('k8s-pod-network.', b, '-', o), activeOwnerAttrs: { node, namespace: 'default', pod: flat('pod-', b, '-', o) } });
-      sequenceNumberForAllocation[String(o)] = BigInt(o);
-    }
-    const unallocated = [];
-    for (let o = PER_BLOCK; o < 64; o++) unallocated.push(o);
-    blocks.push({
-      cidr: flat(dotted(BASE + b * 64), '/26'),
-      affinity: { type: 'host', host: node },
-      allocations,
-      unallocated,
-      attributes,
-      sequenceNumber: 1n,
-      sequenceNumberForAllocation,
-      deleted: false,
-      revision: String(b + 2),
-    });
-  }
+  for (let b = 0; b < BLOCKS; b++) blocks.push(podBlock(b, flat(dotted(BASE + b * 64), '/26'), nodeOf(b), PER_BLOCK));
   return blocks;
 }
 

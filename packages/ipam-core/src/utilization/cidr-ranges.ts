@@ -95,11 +95,8 @@ function isBefore(r: AddressRange | undefined, version: IPVersion, start: bigint
   return r !== undefined && (r.version < version || (r.version === version && r.end <= start));
 }
 
-/**
- * |[start, end) ∩ set| for a normalized set: a binary search for the first range that can
- * overlap, then the overlapping ranges only. O(log n + k).
- */
-export function overlapSize(set: RangeSet, version: IPVersion, start: bigint, end: bigint): bigint {
+/** The index of the first range of a normalized set that can overlap [start, …): a binary search. */
+function firstOverlapCandidate(set: RangeSet, version: IPVersion, start: bigint): number {
   let lo = 0;
   let hi = set.length;
   while (lo < hi) {
@@ -107,6 +104,15 @@ export function overlapSize(set: RangeSet, version: IPVersion, start: bigint, en
     if (isBefore(set[mid], version, start)) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/**
+ * |[start, end) ∩ set| for a normalized set: a binary search for the first range that can
+ * overlap, then the overlapping ranges only. O(log n + k).
+ */
+export function overlapSize(set: RangeSet, version: IPVersion, start: bigint, end: bigint): bigint {
+  const lo = firstOverlapCandidate(set, version, start);
   let total = 0n;
   for (let i = lo; i < set.length; i += 1) {
     const r = set[i];
@@ -121,13 +127,7 @@ export function overlapSize(set: RangeSet, version: IPVersion, start: bigint, en
  * the same binary search as `overlapSize`, for a block-sized span whose offsets fit a number.
  */
 export function overlappingOffsets(set: RangeSet, version: IPVersion, start: bigint, end: bigint): { from: number; to: number }[] {
-  let lo = 0;
-  let hi = set.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (isBefore(set[mid], version, start)) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = firstOverlapCandidate(set, version, start);
   const out: { from: number; to: number }[] = [];
   for (let i = lo; i < set.length; i += 1) {
     const r = set[i];
