@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { LbConfigError } from '../src/errors.js';
 import { LbController } from '../src/controller/lb-controller.js';
 import { MemoryLbClusterView } from '../src/cluster-view/memory-lb-cluster-view.js';
-import { LB_POOL_V4, lbWorld, storedAllocations, useLbWorlds } from './harness.js';
+import { LB_POOL_V4, lbWorld, startController, storedAllocations, useLbWorlds } from './harness.js';
 
 useLbWorlds();
 const memory = () => createDatastore({ type: 'memory' });
@@ -86,6 +86,18 @@ describe('LbController', () => {
     await controller.assertConsistentState();
     await controller.stop();
     await ds.close();
+  });
+
+  it('settles, at start, a pending affinity a predecessor killed mid-claim left behind', async () => {
+    const ds = await memory();
+    await ds.ipPools.create(LB_POOL_V4);
+    // The predecessor created its pending affinity, then died before writing the block.
+    const affinity = { type: 'virtual' as const, host: 'load-balancer', cidr: '10.96.100.0/28' };
+    await ds.affinities.create({ ...affinity, state: 'pending', deleted: false });
+    const controller = await startController(ds, new MemoryLbClusterView(), { ownsDatastore: true });
+    expect((await ds.affinities.get(affinity)).state).toBe('confirmed');
+    expect((await ds.blocks.get(affinity.cidr)).affinity).toEqual({ type: 'virtual', host: 'load-balancer' });
+    await controller.assertConsistentState();
   });
 
   it('rejects a negative full sync interval with a typed error', async () => {

@@ -114,6 +114,12 @@ export interface IpamClient {
   getUtilization(args?: { pools?: string[] }): Promise<PoolUtilization[]>;
   ensureBlock(args: BlockArgs): Promise<{ ipv4?: string; ipv6?: string }>;
   upgradeHost(nodeName: string): Promise<void>;
+  /**
+   * Settles the owner's `pending` affinities left by a claim that never finished (a killed
+   * process): confirmed, completed or deleted after their blocks. Only for an owner nobody else
+   * claims for meanwhile (design/ipam-core.md, "Pending affinities of a killed claim"). How many.
+   */
+  resolvePendingAffinities(affinity: AffinityConfig): Promise<number>;
   garbageCollectColdIPs(blockCidr: string): Promise<void>;
   setOwnerAttributes(
     ip: string,

@@ -19,6 +19,7 @@ import { readIpamConfig, writeIpamConfig } from './ipam-config-ops.js';
 import { garbageCollectColdIPs, getAssignmentAttributes, setOwnerAttributes } from './owner-attributes.js';
 import { releaseByHandle } from './release-by-handle.js';
 import { releaseIPs } from './release-ips.js';
+import { resolvePendingAffinities } from './resolve-pending-affinities.js';
 import { upgradeHost } from './upgrade-host.js';
 
 export { systemClock } from '@ipamkit/models';
@@ -54,6 +55,7 @@ export function createIpamClient(opts: CreateIpamClientOptions): IpamClient {
     getUtilization: (args) => getUtilization(deps, args),
     ensureBlock: (args) => ensureBlock(deps, args),
     upgradeHost: (nodeName) => upgradeHost(deps, nodeName),
+    resolvePendingAffinities: (affinity) => resolvePendingAffinities(deps, affinity),
     garbageCollectColdIPs: (blockCidr) => garbageCollectColdIPs(deps, blockCidr),
     setOwnerAttributes: (ip, handleId, updates, preconditions) => setOwnerAttributes(deps, ip, handleId, updates, preconditions),
   };

@@ -96,6 +96,15 @@ export class LbController {
     } catch {
       return; // Only stop() ends an endless retry.
     }
+    // A predecessor killed mid-claim may have left a pending affinity that no later claim of ours
+    // would meet; as the one leader, nobody claims for this host meanwhile (design/lb-alloc.md,
+    // "The tracker and the cold start"). Best effort: what fails here the next start tries again.
+    try {
+      const settled = await this.ipam.resolvePendingAffinities({ affinityType: 'virtual', host: LOAD_BALANCER_HOST });
+      if (settled > 0) this.log.info('settled pending affinities left by an earlier claim', { settled });
+    } catch (err) {
+      this.log.warn('failed to settle pending affinities of the load-balancer host', { error: err instanceof Error ? err.message : String(err) });
+    }
     this.unsubscribe = this.options.view.subscribe({ serviceChanged: (namespace, name) => this.enqueue(namespace, name) });
     this.ready = true;
     await this.syncNow();
