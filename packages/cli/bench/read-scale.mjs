@@ -23,7 +23,7 @@ const bins = {
 const runs = Number(process.env.READ_SCALE_RUNS ?? 3);
 const sizes = (process.env.READ_SCALE_SIZES ?? '100000x1000').split(',').map((s) => s.split('x').map(Number));
 const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS; // ~40 ms per node start (spec: toolchain G1)
+delete env.NODE_EXTRA_CA_CERTS; // ~40 ms per node start (design/toolchain.md, "Node startup")
 const COMMANDS = { show: ['ipam', 'show'], 'show --show-blocks': ['ipam', 'show', '--show-blocks'], check: ['ipam', 'check'] };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n) => Math.round(n).toLocaleString('en-US');

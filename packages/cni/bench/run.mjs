@@ -23,7 +23,7 @@ for (const file of [EXE, HOST_LOCAL, GNU_TIME]) {
   if (!existsSync(file)) throw new Error(`${file} is missing (build with "npm run build -w @ipamkit/cni"; apt-get install containernetworking-plugins time)`);
 }
 
-// Gotcha G1: NODE_EXTRA_CA_CERTS adds ~40 ms to every node start; a CNI runtime does not set it.
+// NODE_EXTRA_CA_CERTS adds ~40 ms to every node start (design/toolchain.md, "Node startup"); a CNI runtime does not set it.
 const baseEnv = { ...process.env };
 delete baseEnv.NODE_EXTRA_CA_CERTS;
 const cniEnv = (verb, id, args) => ({

@@ -30,7 +30,7 @@ const sizes = (process.env.READ_SCALE_GRID === '1' ? grid : (process.env.READ_SC
   .map(([blocks, reservations]) => ({ blocks, reservations }));
 const before = process.env.READ_SCALE_BEFORE === undefined ? undefined : pathToFileURL(resolve(process.env.READ_SCALE_BEFORE)).href;
 const childEnv = { ...process.env };
-delete childEnv.NODE_EXTRA_CA_CERTS; // costs ~40 ms per node start (spec: toolchain G1)
+delete childEnv.NODE_EXTRA_CA_CERTS; // costs ~40 ms per node start (design/toolchain.md, "Node startup")
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
