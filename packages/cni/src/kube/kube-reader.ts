@@ -114,11 +114,8 @@ async function fetchText(access: KubeAccess, path: string, failed: (err: Error) 
   const url = new URL(access.server + path);
   const direct = access.direct;
   if (direct !== undefined) {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    const authorization = direct.authorization();
-    if (authorization !== undefined) headers['authorization'] = authorization;
     try {
-      const res = await direct.client.request({ method: 'GET', url, headers, timeoutMs: REQUEST_TIMEOUT_MS });
+      const res = await direct.client.request({ method: 'GET', url, headers: direct.headers(), timeoutMs: REQUEST_TIMEOUT_MS });
       return { status: res.status, body: res.body.toString('utf8') };
     } catch (err) {
       throw failed(err as Error);

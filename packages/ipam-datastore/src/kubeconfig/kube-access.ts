@@ -22,7 +22,8 @@ export interface KubeAccess {
 
 export interface DirectKubeAccess {
   readonly client: Http1Client;
-  authorization(): string | undefined;
+  /** The headers of one JSON request: `accept`, and `authorization` when the user has credentials. */
+  headers(): Record<string, string>;
 }
 
 function isHeaderList(h: OutgoingHttpHeaders | readonly string[]): h is readonly string[] {
@@ -90,7 +91,13 @@ export function connectionAccess(conn: KubeConnection): KubeAccess {
 
   return {
     server: conn.server,
-    direct: { client, authorization },
+    direct: {
+      client,
+      headers() {
+        const value = authorization();
+        return value === undefined ? { accept: 'application/json' } : { accept: 'application/json', authorization: value };
+      },
+    },
     async prepare(options) {
       agent ??= makeAgent();
       options.agent = await agent;

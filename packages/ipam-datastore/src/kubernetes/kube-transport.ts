@@ -85,9 +85,7 @@ export class KubeTransport {
   }
 
   private async sendDirect(direct: DirectKubeAccess, req: KubeRequest): Promise<unknown> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    const authorization = direct.authorization();
-    if (authorization !== undefined) headers['authorization'] = authorization;
+    const headers = direct.headers();
     const text = req.body === undefined ? undefined : stringifyWireJson(req.body);
     if (text !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
     let status: number;

@@ -39,6 +39,16 @@ describe('connectionAccess', () => {
     expect(basic.headers).toMatchObject({ authorization: `Basic ${Buffer.from('u:p').toString('base64')}` });
   });
 
+  it('gives the small HTTP/1.1 client the same credentials as headers of a JSON request', () => {
+    const bearer = connectionAccess({ server: 'http://k', token: 't0k', insecure: false, source: 'test' });
+    expect(bearer.direct?.headers()).toEqual({ accept: 'application/json', authorization: 'Bearer t0k' });
+    const basic = connectionAccess({ server: 'http://k', username: 'u', password: 'p', insecure: false, source: 'test' });
+    expect(basic.direct?.headers()).toEqual({ accept: 'application/json', authorization: `Basic ${Buffer.from('u:p').toString('base64')}` });
+    const none = connectionAccess({ server: 'http://k', insecure: false, source: 'test' });
+    expect(none.direct?.headers()).toEqual({ accept: 'application/json' });
+    for (const a of [bearer, basic, none]) a.close();
+  });
+
   it('re-reads a token file after a minute, as rotated service-account tokens need', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const tokenFile = path.join(dir, 'token');
