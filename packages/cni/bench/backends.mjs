@@ -1,14 +1,14 @@
 // The three datastores the bench runs the plugin against, each started on loopback with a pool and
 // the node seeded: SQLite (a file), a real etcd (Debian's /usr/bin/etcd) and the Kubernetes API test
-// server (in this process, serving Calico's CRDs).
+// server (a process of its own, serving Calico's CRDs).
+import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatastore } from '@ipamkit/ipam-datastore';
-import { startEtcd, startKubeApiServer } from '@ipamkit/test-utils';
+import { startEtcd } from '@ipamkit/test-utils';
 
 export const NODE = 'bench-node';
 const POOL = { name: 'bench-pool', cidr: '10.90.0.0/16', blockSize: 26 };
-const CRD_DIR = fileURLToPath(new URL('../../ipam-datastore/manifests/crds', import.meta.url));
 
 async function seed(config) {
   const ds = await createDatastore(config);
@@ -43,23 +43,51 @@ export async function etcdBackend(dir) {
   };
 }
 
+/** The Kubernetes API test server, forked into its own process; `inject` resolves once the object is in. */
+async function forkKubeApiServer(kubeconfig) {
+  const child = fork(fileURLToPath(new URL('./kube-api-server-process.mjs', import.meta.url)), [kubeconfig], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiting = new Map();
+  let next = 0;
+  await new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the Kubernetes API test server exited with ${String(code)} before it was ready`)));
+    child.on('message', (message) => {
+      if (message.ready === true) resolve();
+      else waiting.get(message.id)?.();
+      waiting.delete(message.id);
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    inject: (object) => new Promise((resolve) => {
+      next += 1;
+      waiting.set(next, resolve);
+      child.send({ id: next, inject: object });
+    }),
+    stop: () => new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.disconnect();
+    }),
+  };
+}
+
 /** Calico's usual config: the Kubernetes datastore and `policy.type: k8s`, so every ADD also reads its pod. */
 export async function kubernetesBackend(dir) {
-  const server = await startKubeApiServer({ crdDirectories: [CRD_DIR] });
-  const kubeconfig = server.writeKubeconfig(join(dir, 'kubeconfig'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const server = await forkKubeApiServer(kubeconfig);
   await seed({ type: 'kubernetes', kubeconfig });
-  server.inject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
+  await server.inject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
   const pods = new Set();
   return {
     name: 'Kubernetes',
     conf: netConf(dir, { datastore_type: 'kubernetes', kubernetes: { kubeconfig }, policy: { type: 'k8s' } }),
-    cniArgs: (id) => {
+    cniArgs: async (id) => {
       if (!pods.has(id)) {
-        server.inject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: id, namespace: 'bench' } });
+        await server.inject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: id, namespace: 'bench' } });
         pods.add(id);
       }
       return `IgnoreUnknown=1;K8S_POD_NAMESPACE=bench;K8S_POD_NAME=${id}`;
     },
-    stop: () => server.close(),
+    stop: () => server.stop(),
   };
 }

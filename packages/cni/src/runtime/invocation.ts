@@ -24,6 +24,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Everything one CNI call shares; the datastore and the Kubernetes reader are opened on first use. */
 export class Invocation {
   private datastore: Datastore | undefined;
+  private opening: Promise<Datastore> | undefined;
   private ownsDatastore = false;
   private client: IpamClient | undefined;
   private kube: KubeReader | null | undefined;
@@ -51,9 +52,35 @@ export class Invocation {
     return this.options.clock ?? { now: () => new Date() };
   }
 
-  /** Opens the backend the config names; only that backend's client library is loaded. */
+  /** Opens the backend the config names, once however many callers ask; only that backend's client library is loaded. */
   async store(): Promise<Datastore> {
     if (this.datastore !== undefined) return this.datastore;
+    // A failed opening is forgotten, so the next caller tries again and reports its own error.
+    this.opening ??= this.open().catch((err: unknown) => {
+      this.opening = undefined;
+      throw err;
+    });
+    return this.opening;
+  }
+
+  /**
+   * Starts opening the datastore while the call waits for something else (the pod's reads), on
+   * backends whose opening writes nothing: never SQLite, which may create its file. A failure here is
+   * dropped; the caller that needs the datastore meets it again (design/cni.md, "Start-up cost").
+   */
+  openInBackground(): void {
+    if (this.datastore !== undefined || this.opening !== undefined) return;
+    let config;
+    try {
+      config = datastoreConfigFor(this.conf, this.env);
+    } catch {
+      return;
+    }
+    if (config.type === 'sqlite') return;
+    this.store().catch(() => undefined);
+  }
+
+  private async open(): Promise<Datastore> {
     const config = datastoreConfigFor(this.conf, this.env);
     if (config.type === 'sqlite') {
       // Never Node's recursive mkdir, which can spin under /proc (design/cni.md, "Directories and file modes").
@@ -62,9 +89,10 @@ export class Invocation {
     }
     const tuned: DatastoreConfig = config.type === 'sqlite' ? { ...config, walTruncatePages: CNI_WAL_TRUNCATE_PAGES } : config;
     const opened = await this.deadline.during(`waiting for the ${config.type} datastore to open`, () => createDatastore(tuned));
-    this.datastore = reportingUnavailable(opened, (err) => this.deadline.noteUnavailable(err));
+    const datastore = reportingUnavailable(opened, (err) => this.deadline.noteUnavailable(err));
+    this.datastore = datastore;
     this.ownsDatastore = true;
-    return this.datastore;
+    return datastore;
   }
 
   async ipam(): Promise<IpamClient> {
@@ -121,15 +149,19 @@ export class Invocation {
     // The process exits next: nothing to gain from closing, and SQLite would checkpoint and fsync.
     if (this.options.leaveOpenForExit === true) return;
     const owned = this.ownsDatastore ? this.datastore : undefined;
+    // An opening still under way (started in the background, never awaited) is closed once it is open.
+    const pending = owned === undefined ? this.opening : undefined;
     this.datastore = undefined;
-    if (owned === undefined) return;
+    this.opening = undefined;
+    if (owned === undefined && pending === undefined) return;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, CLOSE_GRACE_MS);
       timer.unref();
     });
     try {
-      await Promise.race([owned.close(), grace]);
+      const closing = owned !== undefined ? owned.close() : pending?.then((opened) => opened.close(), () => undefined);
+      await Promise.race([closing, grace]);
     } finally {
       clearTimeout(timer);
     }

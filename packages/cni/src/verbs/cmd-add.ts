@@ -136,6 +136,8 @@ export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs)
   const plan = await kubevirt(inv, workload);
   const handleId = plan?.handleId ?? workload.handleId;
   const capped = plan?.persistence === true;
+  // The datastore opens while the pod and its namespace are read (design/cni.md, "Start-up cost").
+  inv.openInBackground();
   const pod = await lookupPodContext(inv, workload);
   const sources: AnnotationSources = {};
   if (pod.podAnnotations !== undefined) sources.pod = pod.podAnnotations;

@@ -9,7 +9,7 @@ import { ALLOCATION_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
 import type { Invocation } from '../runtime/invocation.js';
 
 /**
- * DEL (design/calico-callers.md#del): release by handle, then by workload ID (allocations of old plugins and of
+ * DEL (design/calico-callers.md#del): release by handle and by workload ID (allocations of old plugins and of
  * an earlier container of the same pod). "Already gone" is success; anything else (an unreachable
  * datastore) fails so that the runtime retries.
  */
@@ -34,15 +34,19 @@ export async function cmdDel(inv: Invocation, workload: Workload): Promise<strin
   }
   await inv.locked(() =>
     withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'releasing addresses', async () => {
-      for (const handle of [workload.handleId, workload.workloadId]) {
-        try {
-          await ipam.releaseByHandle(handle);
-          inv.log.info(`released the addresses of handle ${handle}`);
-        } catch (err) {
-          if (!(err instanceof NotFoundError)) throw err;
-          inv.log.debug(`handle ${handle} holds no addresses`);
-        }
-      }
+      // Both releases go out together (they touch different handles; a block both use is settled by
+      // its compare-and-swap), so a DEL waits for one chain of round trips, not two. The first
+      // failure in handle order is the one reported.
+      const handles = [...new Set([workload.handleId, workload.workloadId])];
+      const outcomes = await Promise.allSettled(handles.map((handle) => ipam.releaseByHandle(handle)));
+      let failure: { err: unknown } | undefined;
+      outcomes.forEach((outcome, i) => {
+        const handle = handles[i] ?? '';
+        if (outcome.status === 'fulfilled') inv.log.info(`released the addresses of handle ${handle}`);
+        else if (outcome.reason instanceof NotFoundError) inv.log.debug(`handle ${handle} holds no addresses`);
+        else failure ??= { err: outcome.reason };
+      });
+      if (failure !== undefined) throw failure.err;
     }),
   );
   return '';

@@ -30,24 +30,27 @@ export async function lookupPodContext(inv: Invocation, workload: Workload): Pro
     inv.log.debug('no Kubernetes access configured: annotations and namespace labels are not read');
     return {};
   }
+  // The two reads go out together: a call waits for one round trip, not two. A failed pod read is
+  // reported before a failed namespace read, as if they had run in turn.
+  const [pod, namespace] = await Promise.allSettled([
+    wantPod ? kube.getPod(workload.namespace, workload.pod) : undefined,
+    wantNamespace ? kube.getNamespace(workload.namespace) : undefined,
+  ]);
   const out: PodContext = {};
-  if (wantPod) {
-    try {
-      out.podAnnotations = (await kube.getPod(workload.namespace, workload.pod)).annotations;
-    } catch (err) {
-      if (err instanceof NotFoundError) throw new AllocationError(`failed to get pod ${workload.namespace}/${workload.pod}: pod not found`, { cause: err });
-      throw err;
-    }
+  if (pod.status === 'rejected') {
+    const err: unknown = pod.reason;
+    if (err instanceof NotFoundError) throw new AllocationError(`failed to get pod ${workload.namespace}/${workload.pod}: pod not found`, { cause: err });
+    throw err;
   }
-  if (wantNamespace) {
-    try {
-      const ns = await kube.getNamespace(workload.namespace);
-      out.namespace = { name: workload.namespace, labels: ns.labels };
-      if (wantPod) out.namespaceAnnotations = ns.annotations;
-    } catch (err) {
-      if (err instanceof NotFoundError) throw new AllocationError(`failed to get namespace ${workload.namespace}: ${message(err)}`, { cause: err });
-      throw err;
-    }
+  if (pod.value !== undefined) out.podAnnotations = pod.value.annotations;
+  if (namespace.status === 'rejected') {
+    const err: unknown = namespace.reason;
+    if (err instanceof NotFoundError) throw new AllocationError(`failed to get namespace ${workload.namespace}: ${message(err)}`, { cause: err });
+    throw err;
+  }
+  if (namespace.value !== undefined) {
+    out.namespace = { name: workload.namespace, labels: namespace.value.labels };
+    if (wantPod) out.namespaceAnnotations = namespace.value.annotations;
   }
   return out;
 }
