@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createIpamClient } from '@ipamkit/ipam-core';
 import { cniHandleId, vmHandleId } from '@ipamkit/models';
@@ -95,5 +96,22 @@ describe('KubeVirt launcher pods', () => {
     const del = await call({ command: 'DEL', conf: conf(), containerId: 'gone', args: podArgs('virt-launcher-gone-x') });
     expect(del).toMatchObject({ exitCode: 0, stdout: '' });
     expect(await allocations(b.ds)).toEqual([expect.stringMatching(/^k8s-pod-network\.gone=/)]);
+  });
+});
+
+describe('pods that are not launcher pods', () => {
+  it('are allocated and released without Kubernetes access being looked up: a broken KUBECONFIG does not matter', async () => {
+    const broken = join(b.dir, 'broken-kubeconfig');
+    writeFileSync(broken, 'clusters: [\n');
+    const env = { KUBECONFIG: broken };
+    const conf = netConf(b.confKeys);
+    const add = await call({ command: 'ADD', conf, containerId: 'plain', args: podArgs('web-1'), env });
+    expect(add.exitCode).toBe(0);
+    expect(await allocations(b.ds)).toHaveLength(1);
+    expect(await call({ command: 'DEL', conf, containerId: 'plain', args: podArgs('web-1'), env })).toMatchObject({ exitCode: 0 });
+    expect(await allocations(b.ds)).toEqual([]);
+    // A launcher pod still needs the access, and says why it has none.
+    const launcherAdd = await call({ command: 'ADD', conf, containerId: 'vm', args: podArgs('virt-launcher-vm1-src'), env });
+    expect(launcherAdd.json).toMatchObject({ code: 7, msg: expect.stringMatching(/^failed to get VMI info: kubeconfig .*broken-kubeconfig/) });
   });
 });

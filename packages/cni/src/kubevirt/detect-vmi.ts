@@ -28,9 +28,15 @@ function owner(refs: OwnerReference[], kind: string, controllerOnly: boolean): O
 
 const text = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** Whether the workload is a KubeVirt launcher pod, and its VMI; pure apart from the reads. */
-export async function detectVmi(kube: KubeReader | undefined, workload: Workload): Promise<VmiDetection> {
-  if (workload.orchestrator !== 'k8s' || !workload.pod.startsWith(LAUNCHER_PREFIX) || kube === undefined) return { kind: 'none' };
+/**
+ * Whether the workload is a KubeVirt launcher pod, and its VMI; pure apart from the reads. The
+ * reader is asked for only for a launcher pod: finding Kubernetes access walks the kubeconfig chain
+ * (files, the service account, the home directory), which the other pods never need.
+ */
+export async function detectVmi(kubeReader: () => KubeReader | undefined, workload: Workload): Promise<VmiDetection> {
+  if (workload.orchestrator !== 'k8s' || !workload.pod.startsWith(LAUNCHER_PREFIX)) return { kind: 'none' };
+  const kube = kubeReader();
+  if (kube === undefined) return { kind: 'none' };
   let pod;
   try {
     pod = await kube.getPod(workload.namespace, workload.pod);

@@ -119,7 +119,7 @@ async function assignAuto(
 async function kubevirt(inv: Invocation, workload: Workload): Promise<KubevirtPlan | undefined> {
   let detection;
   try {
-    detection = await detectVmi(inv.kubeReader(), workload);
+    detection = await detectVmi(() => inv.kubeReader(), workload);
   } catch (err) {
     const cni = toCniError(err);
     throw new CniError(cni.code, `failed to get VMI info: ${cni.message}`, '', { cause: err });

@@ -16,7 +16,7 @@ import type { Invocation } from '../runtime/invocation.js';
 export async function cmdDel(inv: Invocation, workload: Workload): Promise<string> {
   let detection;
   try {
-    detection = await detectVmi(inv.kubeReader(), workload);
+    detection = await detectVmi(() => inv.kubeReader(), workload);
   } catch (err) {
     const cni = toCniError(err);
     throw new CniError(cni.code, `failed to get VMI info: ${cni.message}`, '', { cause: err });
