@@ -94,7 +94,11 @@ function availableIn(block: UtilizationBlock, range: AddressRange, reservedInBlo
 
 /** Calico's largest block (a /20 or /116): the counts `smallCount` shares. */
 const SHARED_COUNTS = 4096;
-const SMALL_COUNTS: readonly bigint[] = Array.from({ length: SHARED_COUNTS + 1 }, (_, n) => BigInt(n));
+/**
+ * Filled on first use, not when the module loads: every process that imports the core (a CNI call
+ * among them) would otherwise make 4,097 bigints it never uses.
+ */
+const SMALL_COUNTS: (bigint | undefined)[] = new Array<bigint | undefined>(SHARED_COUNTS + 1);
 
 /**
  * `BigInt(n)`, but one shared value per count up to Calico's largest block: every block row holds
@@ -102,7 +106,8 @@ const SMALL_COUNTS: readonly bigint[] = Array.from({ length: SHARED_COUNTS + 1 }
  * (design/ipam-core.md, "Utilization at scale"). Bigints are immutable, so sharing is safe.
  */
 function smallCount(n: number): bigint {
-  return (Number.isInteger(n) && n >= 0 && n <= SHARED_COUNTS ? SMALL_COUNTS[n] : undefined) ?? BigInt(n);
+  if (!(Number.isInteger(n) && n >= 0 && n <= SHARED_COUNTS)) return BigInt(n);
+  return (SMALL_COUNTS[n] ??= BigInt(n));
 }
 
 const SHARED_COUNTS_BIGINT = BigInt(SHARED_COUNTS);
