@@ -10,14 +10,22 @@ import { seaBuild } from '../../tools/sea/tsup-sea.mts';
  * Builtins our packages import at their top level but a plugin call seldom uses: `node:crypto`
  * (several milliseconds to load; `createHash` for long names), `node:os` (the host name when the
  * config names no node) and `node:timers/promises` (a retry's sleep). In the bin builds each is
- * replaced by a module with the same export names whose getters load the real one on first use
- * (design/cni.md, "Start-up cost").
+ * replaced by an ES module with one function per function-valued export of the real module, which
+ * loads the real one on its first call (design/cni.md, "Start-up cost"). Being an ES module, only
+ * the functions the bundle imports are kept, and no getter is made per export when the module
+ * loads (a CommonJS stand-in with getters was copied, getter by getter, into every importing
+ * module: some 600 closures per call). Only functions can be stood in for: importing a
+ * non-function export (`EOL`, `constants`) of these modules fails the build, and a class export
+ * would not be the real class.
  */
 const LAZY_BUILTINS: Record<string, readonly string[]> = {
-  crypto: Object.keys(nodeCrypto),
-  os: Object.keys(nodeOs),
-  'timers/promises': Object.keys(nodeTimersPromises),
+  crypto: functionExports(nodeCrypto),
+  os: functionExports(nodeOs),
+  'timers/promises': functionExports(nodeTimersPromises),
 };
+function functionExports(module: Record<string, unknown>): string[] {
+  return Object.keys(module).filter((name) => name !== 'default' && typeof module[name] === 'function');
+}
 const lazyBuiltins: Plugin = {
   name: 'calico-ipam-lazy-builtins',
   setup(build) {
@@ -27,10 +35,11 @@ const lazyBuiltins: Plugin = {
     });
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       loader: 'js',
-      contents: `let real;
-for (const name of ${JSON.stringify((LAZY_BUILTINS[args.path] ?? []).filter((n) => n !== 'default'))}) {
-  Object.defineProperty(exports, name, { enumerable: true, get: () => (real ??= require(${JSON.stringify(`node:${args.path}`)}))[name] });
-}`,
+      contents: [
+        `let real;`,
+        `const load = () => (real ??= require(${JSON.stringify(`node:${args.path}`)}));`,
+        ...(LAZY_BUILTINS[args.path] ?? []).map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
+      ].join('\n'),
     }));
   },
 };
