@@ -4,6 +4,9 @@
  * hashing one host name here costs microseconds. Not for secrets: no constant-time claims.
  *
  * Keccak-f[1600] over 25 lanes of 64 bits, each held as two 32-bit halves (low at 2i, high at 2i+1).
+ * The halves are kept signed (`Int32Array`): the bitwise operators give signed 32-bit results, which
+ * V8's interpreter holds as small integers, where an unsigned half above 2^31 became a heap number
+ * at every read (a plugin call runs this uncompiled by the optimizer).
  */
 
 const RATE_BYTES = 136;
@@ -11,8 +14,8 @@ const ROUNDS = 24;
 
 interface Tables {
   /** Round constants, low and high halves. */
-  readonly rcLo: Uint32Array;
-  readonly rcHi: Uint32Array;
+  readonly rcLo: Int32Array;
+  readonly rcHi: Int32Array;
   /** Rotation of lane x + 5y, and the lane it moves to under pi. */
   readonly rotation: Uint8Array;
   readonly target: Uint8Array;
@@ -22,8 +25,8 @@ let tables: Tables | undefined;
 
 /** Derives the constants from their definitions (the LFSR and the (x, y) walk) instead of listing them. */
 function buildTables(): Tables {
-  const rcLo = new Uint32Array(ROUNDS);
-  const rcHi = new Uint32Array(ROUNDS);
+  const rcLo = new Int32Array(ROUNDS);
+  const rcHi = new Int32Array(ROUNDS);
   let r = 1;
   const lfsrBit = (): number => {
     const bit = r & 1;
@@ -34,8 +37,8 @@ function buildTables(): Tables {
     for (let j = 0; j < 7; j++) {
       if (lfsrBit() === 0) continue;
       const position = (1 << j) - 1;
-      if (position < 32) rcLo[round] = ((rcLo[round] ?? 0) | (1 << position)) >>> 0;
-      else rcHi[round] = ((rcHi[round] ?? 0) | (1 << (position - 32))) >>> 0;
+      if (position < 32) rcLo[round] = (rcLo[round] ?? 0) | (1 << position);
+      else rcHi[round] = (rcHi[round] ?? 0) | (1 << (position - 32));
     }
   }
   const rotation = new Uint8Array(25);
@@ -50,7 +53,7 @@ function buildTables(): Tables {
   return { rcLo, rcHi, rotation, target };
 }
 
-function permute(s: Uint32Array, t: Tables, b: Uint32Array, c: Uint32Array): void {
+function permute(s: Int32Array, t: Tables, b: Int32Array, c: Int32Array): void {
   for (let round = 0; round < ROUNDS; round++) {
     // theta
     for (let x = 0; x < 5; x++) {
@@ -117,15 +120,15 @@ export function sha3_256(input: string | Uint8Array): Uint8Array {
   padded[data.length] = (padded[data.length] ?? 0) ^ 0x06;
   padded[padded.length - 1] = (padded[padded.length - 1] ?? 0) ^ 0x80;
   const view = new DataView(padded.buffer, padded.byteOffset, padded.byteLength);
-  const state = new Uint32Array(50);
-  const b = new Uint32Array(50);
-  const c = new Uint32Array(10);
+  const state = new Int32Array(50);
+  const b = new Int32Array(50);
+  const c = new Int32Array(10);
   for (let offset = 0; offset < padded.length; offset += RATE_BYTES) {
-    for (let w = 0; w < RATE_BYTES / 4; w++) state[w] = (state[w] ?? 0) ^ view.getUint32(offset + 4 * w, true);
+    for (let w = 0; w < RATE_BYTES / 4; w++) state[w] = (state[w] ?? 0) ^ view.getInt32(offset + 4 * w, true);
     permute(state, tables, b, c);
   }
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
-  for (let w = 0; w < 8; w++) outView.setUint32(4 * w, state[w] ?? 0, true);
+  for (let w = 0; w < 8; w++) outView.setInt32(4 * w, state[w] ?? 0, true);
   return out;
 }
