@@ -56,8 +56,13 @@ const { wrap } = require('node:module');
 const { Script } = require('node:vm');
 
 const cacheName = `calico-ipam.${datastoreOf(stdin, process.env)}.cache`;
-const source = getAsset('calico-ipam.cjs', 'utf8');
-const cachedData = Buffer.from(getAsset(cacheName));
+// The assets as the executable holds them, not copies (`getRawAsset`, Node 20.12 and later): V8
+// only reads the cache, and the bundle is ASCII (esbuild escapes the rest), so a Latin-1 decode of
+// the raw bytes is the one copy the source needs.
+const sea = require('node:sea');
+const raw = (name) => (typeof sea.getRawAsset === 'function' ? Buffer.from(sea.getRawAsset(name)) : Buffer.from(getAsset(name)));
+const source = raw('calico-ipam.cjs').toString('latin1');
+const cachedData = raw(cacheName);
 const script = new Script(wrap(source), { filename: 'calico-ipam.cjs', cachedData, importModuleDynamically: undefined });
 if (report) {
   // Used by the build and the tests only: says which cache was taken and whether V8 accepted it.
