@@ -32,8 +32,7 @@ async function seed(config) {
 
 const source = fs.readFileSync(bundle, 'utf8');
 // The loader decodes the bundle as Latin-1 from the executable's raw bytes: it must be ASCII.
-const nonAscii = source.search(/[^\x00-\x7f]/);
-if (nonAscii >= 0) throw new Error(`train-code-cache: ${bundle} is not ASCII at offset ${nonAscii}; the single executable's loader reads it as Latin-1`);
+if (Buffer.byteLength(source, 'utf8') !== source.length) throw new Error(`train-code-cache: ${bundle} is not ASCII; the single executable's loader reads it as Latin-1`);
 
 /** A fresh compilation of the bundle, as the loader makes it: its cache holds what its calls compile. */
 function compile() {
