@@ -33,6 +33,66 @@ function isHeaderList(h: OutgoingHttpHeaders | readonly string[]): h is readonly
 // Bound service-account tokens rotate on disk; re-read at most this often, as client-go does.
 const TOKEN_FILE_REREAD_MS = 60_000;
 
+/** What a connection to the API server is made of: the same for two accesses means one pool serves both. */
+interface ConnectionIdentity {
+  readonly server: string;
+  readonly insecure: boolean;
+  readonly tlsServerName?: string | undefined;
+  readonly ca?: Buffer | undefined;
+  readonly cert?: Buffer | undefined;
+  readonly key?: Buffer | undefined;
+}
+
+interface SharedClient {
+  readonly identity: ConnectionIdentity;
+  readonly client: Http1Client;
+  users: number;
+}
+
+/**
+ * The HTTP clients of this process, one per server and TLS identity, counted by the accesses using
+ * them (design/ipam-datastore.md, "One connection pool per API server"). A CNI call reads its pod
+ * through one access and allocates through the datastore's: sharing, the datastore's requests reuse
+ * the reader's idle connections instead of opening (and on TLS, handshaking) their own. Credentials
+ * that travel in headers (tokens, basic auth) are not part of the identity: they go with each request.
+ */
+const sharedClients: SharedClient[] = [];
+
+const sameBytes = (a: Buffer | undefined, b: Buffer | undefined): boolean => (a === undefined || b === undefined ? a === b : a.equals(b));
+const sameIdentity = (a: ConnectionIdentity, b: ConnectionIdentity): boolean =>
+  a.server === b.server && a.insecure === b.insecure && a.tlsServerName === b.tlsServerName && sameBytes(a.ca, b.ca) && sameBytes(a.cert, b.cert) && sameBytes(a.key, b.key);
+
+function takeSharedClient(conn: KubeConnection): Http1Client {
+  const found = sharedClients.find((entry) => sameIdentity(entry.identity, conn));
+  if (found !== undefined) {
+    found.users += 1;
+    return found.client;
+  }
+  const client = new Http1Client({
+    tls: {
+      rejectUnauthorized: !conn.insecure,
+      ...(conn.ca === undefined ? {} : { ca: conn.ca }),
+      ...(conn.cert === undefined ? {} : { cert: conn.cert }),
+      ...(conn.key === undefined ? {} : { key: conn.key }),
+      ...(conn.tlsServerName === undefined ? {} : { servername: conn.tlsServerName }),
+    },
+  });
+  const { server, insecure, tlsServerName, ca, cert, key } = conn;
+  sharedClients.push({ identity: { server, insecure, tlsServerName, ca, cert, key }, client, users: 1 });
+  return client;
+}
+
+/** One access is done with the client: the last one closes it. */
+function releaseSharedClient(client: Http1Client): void {
+  const index = sharedClients.findIndex((entry) => entry.client === client);
+  const entry = sharedClients[index];
+  if (entry === undefined) return;
+  entry.users -= 1;
+  if (entry.users > 0) return;
+  sharedClients.splice(index, 1);
+  client.close();
+}
+
 /**
  * Access with the small loader's connection: one keep-alive agent carrying the CA, client
  * certificate, key, server name and insecure flag, and the bearer token (or basic auth) as a
@@ -60,15 +120,8 @@ export function connectionAccess(conn: KubeConnection): KubeAccess {
     });
   };
 
-  const client = new Http1Client({
-    tls: {
-      rejectUnauthorized: !conn.insecure,
-      ...(conn.ca === undefined ? {} : { ca: conn.ca }),
-      ...(conn.cert === undefined ? {} : { cert: conn.cert }),
-      ...(conn.key === undefined ? {} : { key: conn.key }),
-      ...(conn.tlsServerName === undefined ? {} : { servername: conn.tlsServerName }),
-    },
-  });
+  const client = takeSharedClient(conn);
+  let released = false;
 
   const currentToken = (): string | undefined => {
     if (conn.tokenFile !== undefined && Date.now() - tokenReadAt > TOKEN_FILE_REREAD_MS) {
@@ -108,7 +161,10 @@ export function connectionAccess(conn: KubeConnection): KubeAccess {
       options.headers = headers;
     },
     close() {
-      client.close();
+      if (!released) {
+        released = true;
+        releaseSharedClient(client);
+      }
       void agent?.then((a) => {
         for (const sockets of Object.values(a.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
       });
