@@ -7,7 +7,7 @@ import { readClusterState, type ClusterState } from './check/cluster-state.js';
 import { ipamCheck } from './check/ipam-check.js';
 import { checkWithIntegrity, sqliteIntegrityOf } from './check/sqlite-integrity.js';
 import { renderCheck } from './check/render-check.js';
-import type { CliIo, CommandContext } from './cli-io.js';
+import type { CliIo, SetTask, Task } from './cli-io.js';
 import { leafCommand, type CommandSpec, type OptionSpec } from './command-line/command-spec.js';
 import { OUTPUT_OPTION, wantsJson } from './command-line/output-option.js';
 import { CommandLineEnd, parseCommandLine } from './command-line/parse-command-line.js';
@@ -35,20 +35,6 @@ import { renderShow } from './show/render-show.js';
 import { checkCidrArgument, ipamSplit, renderSplit } from './split/ipam-split.js';
 import { CLI_VERSION } from './version.js';
 
-/** What a command produced: text for the terminal, the structured value for `-o json`. */
-interface Produced {
-  readonly text: string;
-  readonly json: unknown;
-  readonly exitCode?: number;
-}
-
-/** What a task runs with: the command context, and the SQLite file behind it when there is one. */
-interface TaskContext extends CommandContext {
-  readonly sqlitePath?: string;
-}
-
-type Task = (ctx: TaskContext) => Promise<Produced>;
-type SetTask = (task: Task, json: boolean, access: DatastoreAccess) => void;
 
 async function clusterStateFrom(file: string | undefined): Promise<ClusterState> {
   return file === undefined ? {} : readClusterState(file);

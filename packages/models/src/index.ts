@@ -153,7 +153,7 @@ export { type IPReservation } from './resources/ip-reservation.js';
 export { type IPAMConfig, type KubeVirtVMAddressPersistence } from './resources/ipam-config.js';
 export { type IPAMHandle } from './resources/ipam-handle.js';
 export { type Namespace } from './resources/namespace.js';
-export { type Node, type NodeTunnelAddresses } from './resources/node.js';
+export { type Node, NODE_TUNNEL_FIELDS, type NodeTunnelAddresses } from './resources/node.js';
 export { parseSelector, type Selector } from './selector/parse-selector.js';
 export { applyIPPoolDefaults, type DefaultedIPPool } from './validation/ip-pool-defaults.js';
 export { IPAMConfigValidationError, IPPoolValidationError } from './validation/ip-pool-validation-error.js';

@@ -1,18 +1,14 @@
-import type { CommandContext } from '../cli-io.js';
+import type { SetTask } from '../cli-io.js';
 import { leafCommand, type CommandSpec, type OptionSpec } from '../command-line/command-spec.js';
 import { OUTPUT_OPTION, wantsJson } from '../command-line/output-option.js';
 import { CliUsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import type { DatastoreAccess } from '../resources/datastore-access.js';
 import { allocationRate, booleanFlag, countFlag, ipVersionsFlag, labelsFlag, poolsFromFile, rateFlag } from './foresight-inputs.js';
 import { ipamRunway, nodesOutOfRunway } from './ipam-runway.js';
 import { ipamWhatIf } from './ipam-what-if.js';
 import { renderRunway } from './render-runway.js';
 import { renderWhatIf } from './render-what-if.js';
 
-/** What a foresight task hands the runner: the same shape as every `ipam` command's. */
-export type ForesightTask = (ctx: CommandContext) => Promise<{ readonly text: string; readonly json: unknown; readonly exitCode?: number }>;
-export type SetForesightTask = (task: ForesightTask, json: boolean, access: DatastoreAccess) => void;
 
 interface PlanFlags {
   readonly ipVersion?: string;
@@ -44,7 +40,7 @@ interface WhatIfFlags extends PlanFlags {
  * `ipam runway` and `ipam what-if` (design/cli.md "runway and what-if"). Both are read-only and
  * exit 1 when a node cannot allocate (or, with `--pods-per-node`, cannot reach the target).
  */
-export function foresightCommands(setTask: SetForesightTask, stdin: () => NodeJS.ReadableStream): CommandSpec[] {
+export function foresightCommands(setTask: SetTask, stdin: () => NodeJS.ReadableStream): CommandSpec[] {
   const runway = leafCommand<PlanFlags>({
     name: 'runway',
     description: 'how many more pods fit per node and per pool before allocation fails, and when (read-only; exits 1 when a node cannot allocate now)',

@@ -1,7 +1,7 @@
 import { leafCommand, type CommandSpec } from '../command-line/command-spec.js';
 import { OUTPUT_OPTION, wantsJson } from '../command-line/output-option.js';
 import { CliUsageError } from '../errors.js';
-import type { SetForesightTask } from '../foresight/foresight-commands.js';
+import type { SetTask } from '../cli-io.js';
 import { poolsFromFile } from '../foresight/foresight-inputs.js';
 import { planPoolMigration } from './migrate-pool-plan.js';
 import { finishPoolMigration, poolMigrationStatus, startPoolMigration } from './migrate-pool-steps.js';
@@ -19,7 +19,7 @@ function isStep(value: string): value is Step {
  * `ipam migrate-pool <plan|start|status|finish> --from <pool> --to <pool>` (design/cli.md
  * "migrate-pool"). plan and status are read-only; start and finish write and are resumable.
  */
-export function migratePoolCommand(setTask: SetForesightTask, stdin: () => NodeJS.ReadableStream): CommandSpec {
+export function migratePoolCommand(setTask: SetTask, stdin: () => NodeJS.ReadableStream): CommandSpec {
   return leafCommand<{ from: string; to: string; file?: string; output?: string }>({
     name: 'migrate-pool',
     description: 'move workloads from one pool to another: plan, start, status, finish (never deletes pods)',

@@ -1,4 +1,4 @@
-import type { CommandContext } from '../cli-io.js';
+import type { SetTask } from '../cli-io.js';
 import { leafCommand, type CommandSpec } from '../command-line/command-spec.js';
 import { CliUsageError } from '../errors.js';
 import type { DatastoreAccess } from './datastore-access.js';
@@ -8,9 +8,6 @@ import { readDocuments } from './read-documents.js';
 import { renderGet, type GetOutput } from './render-resources.js';
 import { allKindOps, kindOfArgument } from './resource-kinds.js';
 
-/** What a resource command hands the runner: rendered text (and the value `-o json` would print). */
-export type ResourceTask = (ctx: CommandContext) => Promise<{ readonly text: string; readonly json: unknown }>;
-export type SetResourceTask = (task: ResourceTask, json: boolean, access: DatastoreAccess) => void;
 
 const GET_OUTPUTS: readonly GetOutput[] = ['table', 'wide', 'yaml', 'json'];
 
@@ -38,7 +35,7 @@ const DESCRIPTIONS: Readonly<Record<Exclude<ResourceAction, 'delete'>, string>> 
  * `get|create|apply|replace|delete` for IPPool, IPReservation, IPAMConfiguration and Node
  * (design/cli.md "Resources"), reading and writing calicoctl's projectcalico.org/v3 YAML or JSON.
  */
-export function resourceCommands(setTask: SetResourceTask, stdin: () => NodeJS.ReadableStream): CommandSpec[] {
+export function resourceCommands(setTask: SetTask, stdin: () => NodeJS.ReadableStream): CommandSpec[] {
   const get = leafCommand<{ output?: string }>({
     name: 'get',
     description: 'show IPPools, IPReservations, the IPAMConfiguration or Nodes (read-only)',
