@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { systemClock } from '@ipamkit/ipam-core';
 import { datastoreSecrets, redactedErrorMessage } from '@ipamkit/ipam-datastore';
-import type { Datastore } from '@ipamkit/models';
+import { definedFields, type Datastore } from '@ipamkit/models';
 import { checkReport } from './check/check-report.js';
 import { readClusterState, type ClusterState } from './check/cluster-state.js';
 import { ipamCheck } from './check/ipam-check.js';
@@ -144,12 +144,8 @@ function buildProgram(io: CliIo, setTask: SetTask): CommandSpec {
         run: (o) => {
           const json = wantsJson(o.output);
           setTask(async (ctx) => {
-            const result = await ipamConfigure(ctx, {
-              ...(o.strictaffinity === undefined ? {} : { strictAffinity: o.strictaffinity }),
-              ...(o.maxBlocksPerHost === undefined ? {} : { maxBlocksPerHost: o.maxBlocksPerHost }),
-              ...(o.kubevirtIpPersistence === undefined ? {} : { kubeVirtIPPersistence: o.kubevirtIpPersistence }),
-              ...(o.ipCooldownSeconds === undefined ? {} : { ipCooldownSeconds: o.ipCooldownSeconds }),
-            });
+            const values = { strictAffinity: o.strictaffinity, maxBlocksPerHost: o.maxBlocksPerHost, kubeVirtIPPersistence: o.kubevirtIpPersistence, ipCooldownSeconds: o.ipCooldownSeconds };
+            const result = await ipamConfigure(ctx, definedFields(values));
             return { text: renderConfigure(result), json: result };
           }, json, 'must-exist');
         },
@@ -163,7 +159,7 @@ function buildProgram(io: CliIo, setTask: SetTask): CommandSpec {
           const json = wantsJson(o.output);
           checkCidrArgument(o.cidr);
           setTask(async (ctx) => {
-            const result = await ipamSplit(ctx, { parts, ...(o.cidr === undefined ? {} : { cidr: o.cidr }), ...(o.name === undefined ? {} : { name: o.name }) });
+            const result = await ipamSplit(ctx, definedFields({ parts, cidr: o.cidr, name: o.name }));
             return { text: renderSplit(result), json: result };
           }, json, 'must-exist');
         },

@@ -1,3 +1,4 @@
+import { definedFields } from '@ipamkit/models';
 import type { SetTask } from '../cli-io.js';
 import { leafCommand, type CommandSpec, type OptionSpec } from '../command-line/command-spec.js';
 import { OUTPUT_OPTION, wantsJson } from '../command-line/output-option.js';
@@ -50,7 +51,7 @@ export function foresightCommands(setTask: SetTask, stdin: () => NodeJS.Readable
       const ipVersions = ipVersionsFlag(o.ipVersion);
       const rate = rateFlag(o.rate);
       setTask(async (ctx) => {
-        const report = await ipamRunway(ctx, { ...(ipVersions === undefined ? {} : { ipVersions }), ...withRate(await allocationRate(rate, o.history)) });
+        const report = await ipamRunway(ctx, definedFields({ ipVersions, rate: await allocationRate(rate, o.history) }));
         return { text: renderRunway(report), json: report, exitCode: nodesOutOfRunway(report).length > 0 ? EXIT.problems : EXIT.ok };
       }, json, 'read-only');
     },
@@ -86,25 +87,12 @@ export function foresightCommands(setTask: SetTask, stdin: () => NodeJS.Readable
       const maxBlocksPerHost = countFlag('--max-blocks-per-host', o.maxBlocksPerHost);
       setTask(async (ctx) => {
         const addPools = o.file === undefined ? undefined : await poolsFromFile(o.file, stdin());
-        const result = await ipamWhatIf(ctx, {
-          ...(ipVersions === undefined ? {} : { ipVersions }),
-          ...withRate(await allocationRate(rate, o.history)),
-          ...(addNodes === undefined ? {} : { addNodes }),
-          ...(nodeLabels === undefined ? {} : { nodeLabels }),
-          ...(podsPerNode === undefined ? {} : { podsPerNode }),
-          ...(blockSize === undefined ? {} : { blockSize }),
-          ...(strictAffinity === undefined ? {} : { strictAffinity }),
-          ...(maxBlocksPerHost === undefined ? {} : { maxBlocksPerHost }),
-          disablePools: o.disablePool,
-          ...(addPools === undefined ? {} : { addPools }),
-        });
+        const rateOf = await allocationRate(rate, o.history);
+        const change = { addNodes, nodeLabels, podsPerNode, blockSize, strictAffinity, maxBlocksPerHost, disablePools: o.disablePool, addPools };
+        const result = await ipamWhatIf(ctx, definedFields({ ipVersions, rate: rateOf, ...change }));
         return { text: renderWhatIf(result), json: result, exitCode: result.unableToAllocate.length > 0 ? EXIT.problems : EXIT.ok };
       }, json, 'read-only');
     },
   });
   return [runway, whatIf];
-}
-
-function withRate<T>(rate: T | undefined): { rate?: T } {
-  return rate === undefined ? {} : { rate };
 }
