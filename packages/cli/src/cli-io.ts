@@ -1,5 +1,6 @@
 import type { Clock } from '@ipamkit/ipam-core';
 import type { Datastore } from '@ipamkit/models';
+import type { DatastoreAccess } from './resources/datastore-access.js';
 
 /** Anything text can be written to: `process.stdout`, or a collector in tests. */
 export interface TextSink {
@@ -26,3 +27,15 @@ export interface CommandContext {
   readonly datastore: Datastore;
   readonly clock: Clock;
 }
+
+/** What a command produced: text for the terminal, the structured value for `-o json`, its exit status. */
+export interface Produced {
+  readonly text: string;
+  readonly json: unknown;
+  readonly exitCode?: number;
+}
+
+/** A command's work once the datastore is open; `sqlitePath` names the file behind a SQLite one. */
+export type Task = (ctx: CommandContext & { readonly sqlitePath?: string }) => Promise<Produced>;
+/** How an action hands its task to the runner, with whether `-o json` was asked and the access it needs. */
+export type SetTask = (task: Task, json: boolean, access: DatastoreAccess) => void;

@@ -1,6 +1,5 @@
 import { DatastoreConfigError, DatastoreStorageError } from '@ipamkit/ipam-datastore';
 import { DatastoreUnavailableError, UnauthorizedError } from '@ipamkit/models';
-import { CommanderError } from 'commander';
 import { CliUsageError, DatastoreMissingError, InvalidIPArgumentError } from './errors.js';
 
 /**
@@ -21,7 +20,6 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** The exit status an error ends the command with. */
 export function exitCodeOf(err: unknown): ExitCode {
-  if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   if (err instanceof CliUsageError || err instanceof InvalidIPArgumentError || err instanceof DatastoreConfigError) return EXIT.usage;
   if (err instanceof DatastoreMissingError || err instanceof DatastoreUnavailableError || err instanceof UnauthorizedError) return EXIT.unreachable;
   if (err instanceof DatastoreStorageError) return EXIT.unreachable;

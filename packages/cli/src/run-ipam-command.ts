@@ -1,25 +1,27 @@
 import { writeFile } from 'node:fs/promises';
 import { systemClock } from '@ipamkit/ipam-core';
 import { datastoreSecrets, redactedErrorMessage } from '@ipamkit/ipam-datastore';
-import type { Datastore } from '@ipamkit/models';
-import { Command, CommanderError, Option } from 'commander';
+import { definedFields, type Datastore } from '@ipamkit/models';
 import { checkReport } from './check/check-report.js';
 import { readClusterState, type ClusterState } from './check/cluster-state.js';
 import { ipamCheck } from './check/ipam-check.js';
 import { checkWithIntegrity, sqliteIntegrityOf } from './check/sqlite-integrity.js';
 import { renderCheck } from './check/render-check.js';
-import type { CliIo, CommandContext } from './cli-io.js';
+import type { CliIo, SetTask, Task } from './cli-io.js';
+import { leafCommand, type CommandSpec, type OptionSpec } from './command-line/command-spec.js';
+import { OUTPUT_OPTION, wantsJson } from './command-line/output-option.js';
+import { CommandLineEnd, parseCommandLine } from './command-line/parse-command-line.js';
 import { ipamConfigure, renderConfigure } from './configure/ipam-configure.js';
 import { CliUsageError } from './errors.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import { explainIP } from './explain/explain-ip.js';
 import { explainNode } from './explain/explain-node.js';
 import { explainPod } from './explain/explain-pod.js';
-import { addForesightCommands } from './foresight/foresight-commands.js';
-import { addMigratePoolCommand } from './migrate-pool/migrate-pool-command.js';
+import { foresightCommands } from './foresight/foresight-commands.js';
+import { migratePoolCommand } from './migrate-pool/migrate-pool-command.js';
 import { renderIPExplanation, renderNodeExplanation, renderPodExplanation } from './explain/render-explain.js';
 import { prettyJson } from './format/pretty-json.js';
-import { addInstallCniCommand } from './install-cni/install-cni-command.js';
+import { installCniCommand } from './install-cni/install-cni-command.js';
 import { migrateExport } from './migrate/migrate-export.js';
 import { migrateImport } from './migrate/migrate-import.js';
 import { renderExport, renderImport } from './migrate/render-migrate.js';
@@ -27,195 +29,180 @@ import { cliDatastoreOverrides, datastoreConfigFromFlags, openDatastore, type Da
 import { ipamRelease } from './release/ipam-release.js';
 import { renderRelease } from './release/render-release.js';
 import type { DatastoreAccess } from './resources/datastore-access.js';
-import { addResourceCommands } from './resources/resource-commands.js';
+import { resourceCommands } from './resources/resource-commands.js';
 import { ipamShow } from './show/ipam-show.js';
 import { renderShow } from './show/render-show.js';
 import { checkCidrArgument, ipamSplit, renderSplit } from './split/ipam-split.js';
 import { CLI_VERSION } from './version.js';
 
-/** What a command produced: text for the terminal, the structured value for `-o json`. */
-interface Produced {
-  readonly text: string;
-  readonly json: unknown;
-  readonly exitCode?: number;
-}
-
-/** What a task runs with: the command context, and the SQLite file behind it when there is one. */
-interface TaskContext extends CommandContext {
-  readonly sqlitePath?: string;
-}
-
-type Task = (ctx: TaskContext) => Promise<Produced>;
-
-const outputOption = (): Option => new Option('-o, --output <format>', 'output format: table (default) or json');
-
-function wantsJson(output: string | undefined): boolean {
-  if (output === undefined || output === 'table') return false;
-  if (output === 'json') return true;
-  throw new CliUsageError(`unknown output format ${JSON.stringify(output)}: use table or json`);
-}
 
 async function clusterStateFrom(file: string | undefined): Promise<ClusterState> {
   return file === undefined ? {} : readClusterState(file);
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
+const DATASTORE_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--datastore <type>', description: 'etcdv3 (or etcd), kubernetes, sqlite or memory (default: DATASTORE_TYPE, else etcdv3 when etcd endpoints are set, else kubernetes)' },
+  { flags: '--sqlite-path <path>', description: 'SQLite file, with --datastore sqlite (default: IPAMKIT_SQLITE_PATH)' },
+  { flags: '--etcd-endpoints <list>', description: 'comma-separated etcd URLs, with --datastore etcd (default: ETCD_ENDPOINTS)' },
+  { flags: '--etcd-ca-cert-file <path>', description: 'CA bundle for the etcd servers (default: ETCD_CA_CERT_FILE)' },
+  { flags: '--etcd-cert-file <path>', description: 'client certificate for etcd (default: ETCD_CERT_FILE)' },
+  { flags: '--etcd-key-file <path>', description: 'client key for etcd (default: ETCD_KEY_FILE)' },
+  { flags: '--etcd-username <name>', description: 'etcd user; the password comes only from ETCD_PASSWORD (default: ETCD_USERNAME)' },
+  { flags: '--etcd-prefix <prefix>', description: 'key prefix in etcd (default: IPAMKIT_ETCD_PREFIX)' },
+  { flags: '--kubeconfig <path>', description: 'kubeconfig, with --datastore kubernetes (default: KUBECONFIG)' },
+];
 
 /** The command tree; each action only records the task, which runs once the datastore is open. */
-function buildProgram(io: CliIo, setTask: (task: Task, json: boolean, access?: DatastoreAccess) => void): Command {
-  const program = new Command('ipamkit')
-    .description('Operate Calico-compatible IPAM data')
-    .version(CLI_VERSION)
-    .option('--datastore <type>', 'etcdv3 (or etcd), kubernetes, sqlite or memory (default: DATASTORE_TYPE, else etcdv3 when etcd endpoints are set, else kubernetes)')
-    .option('--sqlite-path <path>', 'SQLite file, with --datastore sqlite (default: IPAMKIT_SQLITE_PATH)')
-    .option('--etcd-endpoints <list>', 'comma-separated etcd URLs, with --datastore etcd (default: ETCD_ENDPOINTS)')
-    .option('--etcd-ca-cert-file <path>', 'CA bundle for the etcd servers (default: ETCD_CA_CERT_FILE)')
-    .option('--etcd-cert-file <path>', 'client certificate for etcd (default: ETCD_CERT_FILE)')
-    .option('--etcd-key-file <path>', 'client key for etcd (default: ETCD_KEY_FILE)')
-    .option('--etcd-username <name>', 'etcd user; the password comes only from ETCD_PASSWORD (default: ETCD_USERNAME)')
-    .option('--etcd-prefix <prefix>', 'key prefix in etcd (default: IPAMKIT_ETCD_PREFIX)')
-    .option('--kubeconfig <path>', 'kubeconfig, with --datastore kubernetes (default: KUBECONFIG)')
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
-  const ipam = program.command('ipam').description('IP address management commands');
-
-  ipam
-    .command('show')
-    .description('show pool and block utilization, borrowed addresses, configuration or one address')
-    .option('--ip <ip>', 'show the allocation of one address')
-    .option('--show-blocks', 'list each block under its pool')
-    .option('--show-borrowed', 'list addresses borrowed from other nodes\' blocks')
-    .option('--show-configuration', 'show the IPAM configuration')
-    .addOption(outputOption())
-    .action((o: { ip?: string; showBlocks?: boolean; showBorrowed?: boolean; showConfiguration?: boolean; output?: string }) => {
-      setTask(async (ctx) => {
-        const result = await ipamShow(ctx, o);
-        return { text: renderShow(result), json: result };
-      }, wantsJson(o.output), 'read-only');
-    });
-
-  ipam
-    .command('check')
-    .description('classify every allocation and report leaks and inconsistencies (read-only)')
-    .option('--show-all-ips', 'list every allocation and finding (default: a summary by class, then the problems); exits 1 when problems were found')
-    .option('--show-problem-ips', 'list problem allocations (the default)')
-    .option('--cluster-state <file>', 'JSON file with the cluster\'s pods and LoadBalancer services')
-    .option('-o, --output <target>', 'json for JSON on stdout, or a file to write the report to')
-    .action((o: { showAllIps?: boolean; clusterState?: string; output?: string }) => {
-      setTask(async (ctx) => {
-        const integrity = await sqliteIntegrityOf(ctx.sqlitePath);
-        const cluster = await clusterStateFrom(o.clusterState);
-        const result = await checkWithIntegrity(integrity, () => ipamCheck(ctx, cluster, integrity));
-        const report = checkReport(result);
-        let text = renderCheck(result, { showAll: o.showAllIps === true });
-        if (o.output !== undefined && o.output !== 'json' && o.output !== 'table') {
-          await writeFile(o.output, prettyJson(report));
-          text += `Report written to ${o.output}\n`;
-        }
-        // design/cli.md "Exit codes": 1 when the check found problems.
-        return { text, json: report, exitCode: result.problems > 0 ? EXIT.problems : EXIT.ok };
-      }, o.output === 'json', 'read-only');
-    });
-
-  ipam
-    .command('release')
-    .description('release one address, or the leaks of check reports (sequence-number guarded)')
-    .option('--ip <ip>', 'release this address')
-    .option('--from-report <file>', 'release what a check report found leaked (repeatable: reports are intersected)', collect, [])
-    .option('--force', 'accept a report written by another ipamkit version')
-    .option('--dry-run', 'say what would be released, change nothing')
-    .option('--max-report-age <seconds>', 'reports older than this are stale', '3600')
-    .option('--allow-empty-cluster', 'accept a report whose cluster state has no pods, or fewer pods than the addresses it would free')
-    .addOption(outputOption())
-    .action((o: { ip?: string; fromReport: string[]; force?: boolean; dryRun?: boolean; maxReportAge: string; allowEmptyCluster?: boolean; output?: string }) => {
-      const maxAge = Number(o.maxReportAge);
-      if (!Number.isSafeInteger(maxAge) || maxAge < 0) throw new CliUsageError(`--max-report-age must be a non-negative integer, got ${o.maxReportAge}`);
-      const json = wantsJson(o.output);
-      setTask(async (ctx) => {
-        const result = await ipamRelease(ctx, {
-          ...(o.ip === undefined ? {} : { ip: o.ip }),
-          fromReport: o.fromReport,
-          force: o.force === true,
-          dryRun: o.dryRun === true,
-          maxReportAgeSeconds: maxAge,
-          allowEmptyCluster: o.allowEmptyCluster === true,
-        });
-        const failed = [...result.ips, ...result.handles].some((x) => x.outcome === 'error');
-        return { text: renderRelease(result), json: result, exitCode: failed ? EXIT.problems : EXIT.ok };
-      }, json, 'must-exist');
-    });
-
-  ipam
-    .command('configure')
-    .description('change the IPAM configuration')
-    .option('--strictaffinity <bool>', 'true or false')
-    .option('--max-blocks-per-host <n>', 'cap on blocks a node may claim (needs strict affinity)')
-    .option('--kubevirt-ip-persistence <mode>', 'Enabled or Disabled')
-    .option('--ip-cooldown-seconds <n>', 'seconds a released address rests before re-use')
-    .addOption(outputOption())
-    .action((o: { strictaffinity?: string; maxBlocksPerHost?: string; kubevirtIpPersistence?: string; ipCooldownSeconds?: string; output?: string }) => {
-      const json = wantsJson(o.output);
-      setTask(async (ctx) => {
-        const result = await ipamConfigure(ctx, {
-          ...(o.strictaffinity === undefined ? {} : { strictAffinity: o.strictaffinity }),
-          ...(o.maxBlocksPerHost === undefined ? {} : { maxBlocksPerHost: o.maxBlocksPerHost }),
-          ...(o.kubevirtIpPersistence === undefined ? {} : { kubeVirtIPPersistence: o.kubevirtIpPersistence }),
-          ...(o.ipCooldownSeconds === undefined ? {} : { ipCooldownSeconds: o.ipCooldownSeconds }),
-        });
-        return { text: renderConfigure(result), json: result };
-      }, json, 'must-exist');
-    });
-
-  ipam
-    .command('split')
-    .description('split a pool into NUMBER equal pools, keeping blocks and allocations')
-    .argument('<number>', 'how many pools (a power of two)')
-    .option('--cidr <cidr>', 'the pool, by CIDR')
-    .option('--name <name>', 'the pool, by name')
-    .addOption(outputOption())
-    .action((parts: string, o: { cidr?: string; name?: string; output?: string }) => {
-      const json = wantsJson(o.output);
-      checkCidrArgument(o.cidr);
-      setTask(async (ctx) => {
-        const result = await ipamSplit(ctx, { parts, ...(o.cidr === undefined ? {} : { cidr: o.cidr }), ...(o.name === undefined ? {} : { name: o.name }) });
-        return { text: renderSplit(result), json: result };
-      }, json, 'must-exist');
-    });
-
-  ipam
-    .command('explain')
-    .description('explain where an address came from and why, or whether a node can allocate')
-    .option('--ip <ip>', 'an address')
-    .option('--pod <namespace/name>', 'every address of a pod')
-    .option('--node <name>', 'would the next allocation on this node succeed')
-    .option('--cluster-state <file>', 'JSON file with pods (for annotations)')
-    .addOption(outputOption())
-    .action((o: { ip?: string; pod?: string; node?: string; clusterState?: string; output?: string }) => {
-      const json = wantsJson(o.output);
-      const given = [o.ip, o.pod, o.node].filter((x) => x !== undefined).length;
-      if (given !== 1) throw new CliUsageError('explain needs exactly one of --ip, --pod or --node');
-      setTask(async (ctx) => {
-        const pods = (await clusterStateFrom(o.clusterState)).pods;
-        if (o.ip !== undefined) {
-          const result = await explainIP(ctx, o.ip, pods);
-          return { text: renderIPExplanation(result), json: result };
-        }
-        if (o.pod !== undefined) {
-          const result = await explainPod(ctx, o.pod, pods);
-          return { text: renderPodExplanation(result), json: result };
-        }
-        const result = await explainNode(ctx, o.node ?? '');
-        return { text: renderNodeExplanation(result), json: result };
-      }, json, 'read-only');
-    });
-  addForesightCommands(ipam, setTask, () => io.stdin ?? process.stdin);
-  addMigratePoolCommand(ipam, setTask, () => io.stdin ?? process.stdin);
-  addMigrateCommands(program, setTask);
-  addInstallCniCommand(program, io);
-  addResourceCommands(program, setTask, () => io.stdin ?? process.stdin);
-  return program;
+function buildProgram(io: CliIo, setTask: SetTask): CommandSpec {
+  const stdin = (): NodeJS.ReadableStream => io.stdin ?? process.stdin;
+  const ipam: CommandSpec = {
+    name: 'ipam',
+    description: 'IP address management commands',
+    commands: [
+      leafCommand<{ ip?: string; showBlocks?: boolean; showBorrowed?: boolean; showConfiguration?: boolean; output?: string }>({
+        name: 'show',
+        description: 'show pool and block utilization, borrowed addresses, configuration or one address',
+        options: [
+          { flags: '--ip <ip>', description: 'show the allocation of one address' },
+          { flags: '--show-blocks', description: 'list each block under its pool' },
+          { flags: '--show-borrowed', description: 'list addresses borrowed from other nodes\' blocks' },
+          { flags: '--show-configuration', description: 'show the IPAM configuration' },
+          OUTPUT_OPTION,
+        ],
+        run: (o) => {
+          setTask(async (ctx) => {
+            const result = await ipamShow(ctx, o);
+            return { text: renderShow(result), json: result };
+          }, wantsJson(o.output), 'read-only');
+        },
+      }),
+      leafCommand<{ showAllIps?: boolean; clusterState?: string; output?: string }>({
+        name: 'check',
+        description: 'classify every allocation and report leaks and inconsistencies (read-only)',
+        options: [
+          { flags: '--show-all-ips', description: 'list every allocation and finding (default: a summary by class, then the problems); exits 1 when problems were found' },
+          { flags: '--show-problem-ips', description: 'list problem allocations (the default)' },
+          { flags: '--cluster-state <file>', description: 'JSON file with the cluster\'s pods and LoadBalancer services' },
+          { flags: '-o, --output <target>', description: 'json for JSON on stdout, or a file to write the report to' },
+        ],
+        run: (o) => {
+          setTask(async (ctx) => {
+            const integrity = await sqliteIntegrityOf(ctx.sqlitePath);
+            const cluster = await clusterStateFrom(o.clusterState);
+            const result = await checkWithIntegrity(integrity, () => ipamCheck(ctx, cluster, integrity));
+            const report = checkReport(result);
+            let text = renderCheck(result, { showAll: o.showAllIps === true });
+            if (o.output !== undefined && o.output !== 'json' && o.output !== 'table') {
+              await writeFile(o.output, prettyJson(report));
+              text += `Report written to ${o.output}\n`;
+            }
+            // design/cli.md "Exit codes": 1 when the check found problems.
+            return { text, json: report, exitCode: result.problems > 0 ? EXIT.problems : EXIT.ok };
+          }, o.output === 'json', 'read-only');
+        },
+      }),
+      leafCommand<{ ip?: string; fromReport: readonly string[]; force?: boolean; dryRun?: boolean; maxReportAge: string; allowEmptyCluster?: boolean; output?: string }>({
+        name: 'release',
+        description: 'release one address, or the leaks of check reports (sequence-number guarded)',
+        options: [
+          { flags: '--ip <ip>', description: 'release this address' },
+          { flags: '--from-report <file>', description: 'release what a check report found leaked (repeatable: reports are intersected)', repeatable: true },
+          { flags: '--force', description: 'accept a report written by another ipamkit version' },
+          { flags: '--dry-run', description: 'say what would be released, change nothing' },
+          { flags: '--max-report-age <seconds>', description: 'reports older than this are stale', default: '3600' },
+          { flags: '--allow-empty-cluster', description: 'accept a report whose cluster state has no pods, or fewer pods than the addresses it would free' },
+          OUTPUT_OPTION,
+        ],
+        run: (o) => {
+          const maxAge = Number(o.maxReportAge);
+          if (!Number.isSafeInteger(maxAge) || maxAge < 0) throw new CliUsageError(`--max-report-age must be a non-negative integer, got ${o.maxReportAge}`);
+          const json = wantsJson(o.output);
+          setTask(async (ctx) => {
+            const result = await ipamRelease(ctx, {
+              ...(o.ip === undefined ? {} : { ip: o.ip }),
+              fromReport: o.fromReport,
+              force: o.force === true,
+              dryRun: o.dryRun === true,
+              maxReportAgeSeconds: maxAge,
+              allowEmptyCluster: o.allowEmptyCluster === true,
+            });
+            const failed = [...result.ips, ...result.handles].some((x) => x.outcome === 'error');
+            return { text: renderRelease(result), json: result, exitCode: failed ? EXIT.problems : EXIT.ok };
+          }, json, 'must-exist');
+        },
+      }),
+      leafCommand<{ strictaffinity?: string; maxBlocksPerHost?: string; kubevirtIpPersistence?: string; ipCooldownSeconds?: string; output?: string }>({
+        name: 'configure',
+        description: 'change the IPAM configuration',
+        options: [
+          { flags: '--strictaffinity <bool>', description: 'true or false' },
+          { flags: '--max-blocks-per-host <n>', description: 'cap on blocks a node may claim (needs strict affinity)' },
+          { flags: '--kubevirt-ip-persistence <mode>', description: 'Enabled or Disabled' },
+          { flags: '--ip-cooldown-seconds <n>', description: 'seconds a released address rests before re-use' },
+          OUTPUT_OPTION,
+        ],
+        run: (o) => {
+          const json = wantsJson(o.output);
+          setTask(async (ctx) => {
+            const values = { strictAffinity: o.strictaffinity, maxBlocksPerHost: o.maxBlocksPerHost, kubeVirtIPPersistence: o.kubevirtIpPersistence, ipCooldownSeconds: o.ipCooldownSeconds };
+            const result = await ipamConfigure(ctx, definedFields(values));
+            return { text: renderConfigure(result), json: result };
+          }, json, 'must-exist');
+        },
+      }),
+      leafCommand<{ cidr?: string; name?: string; output?: string }>({
+        name: 'split',
+        description: 'split a pool into NUMBER equal pools, keeping blocks and allocations',
+        arguments: [{ name: 'number', description: 'how many pools (a power of two)' }],
+        options: [{ flags: '--cidr <cidr>', description: 'the pool, by CIDR' }, { flags: '--name <name>', description: 'the pool, by name' }, OUTPUT_OPTION],
+        run: (o, [parts = '']) => {
+          const json = wantsJson(o.output);
+          checkCidrArgument(o.cidr);
+          setTask(async (ctx) => {
+            const result = await ipamSplit(ctx, definedFields({ parts, cidr: o.cidr, name: o.name }));
+            return { text: renderSplit(result), json: result };
+          }, json, 'must-exist');
+        },
+      }),
+      leafCommand<{ ip?: string; pod?: string; node?: string; clusterState?: string; output?: string }>({
+        name: 'explain',
+        description: 'explain where an address came from and why, or whether a node can allocate',
+        options: [
+          { flags: '--ip <ip>', description: 'an address' },
+          { flags: '--pod <namespace/name>', description: 'every address of a pod' },
+          { flags: '--node <name>', description: 'would the next allocation on this node succeed' },
+          { flags: '--cluster-state <file>', description: 'JSON file with pods (for annotations)' },
+          OUTPUT_OPTION,
+        ],
+        run: (o) => {
+          const json = wantsJson(o.output);
+          const given = [o.ip, o.pod, o.node].filter((x) => x !== undefined).length;
+          if (given !== 1) throw new CliUsageError('explain needs exactly one of --ip, --pod or --node');
+          setTask(async (ctx) => {
+            const pods = (await clusterStateFrom(o.clusterState)).pods;
+            if (o.ip !== undefined) {
+              const result = await explainIP(ctx, o.ip, pods);
+              return { text: renderIPExplanation(result), json: result };
+            }
+            if (o.pod !== undefined) {
+              const result = await explainPod(ctx, o.pod, pods);
+              return { text: renderPodExplanation(result), json: result };
+            }
+            const result = await explainNode(ctx, o.node ?? '');
+            return { text: renderNodeExplanation(result), json: result };
+          }, json, 'read-only');
+        },
+      }),
+      ...foresightCommands(setTask, stdin),
+      migratePoolCommand(setTask, stdin),
+    ],
+  };
+  return {
+    name: 'ipamkit',
+    description: 'Operate Calico-compatible IPAM data',
+    options: DATASTORE_OPTIONS,
+    commands: [ipam, datastoreCommand(setTask), installCniCommand(io), ...resourceCommands(setTask, stdin)],
+  };
 }
 
 function nonEmptyFile(file: string | undefined, flag: string): string | undefined {
@@ -224,20 +211,16 @@ function nonEmptyFile(file: string | undefined, flag: string): string | undefine
 }
 
 /** `datastore migrate export|import` (design/cli.md "datastore migrate"): the global datastore is the source, or the target. */
-function addMigrateCommands(program: Command, setTask: (task: Task, json: boolean, access: DatastoreAccess) => void): void {
-  const migrate = program
-    .command('datastore')
-    .description('datastore-wide operations')
-    .command('migrate')
-    .description('move IPAM data, pools, reservations and nodes from one datastore to another');
-
-  migrate
-    .command('export')
-    .description('write everything to migrate as one JSON document (the datastore is the source; read-only)')
-    .option('-f, --file <path>', 'write the document here (default: stdout)')
-    .option('--k8s-node-names', 'rename nodes to their Kubernetes names (spec.orchRefs), rewriting tunnel handles and owners')
-    .addOption(outputOption())
-    .action((o: { file?: string; k8sNodeNames?: boolean; output?: string }) => {
+function datastoreCommand(setTask: SetTask): CommandSpec {
+  const exportCommand = leafCommand<{ file?: string; k8sNodeNames?: boolean; output?: string }>({
+    name: 'export',
+    description: 'write everything to migrate as one JSON document (the datastore is the source; read-only)',
+    options: [
+      { flags: '-f, --file <path>', description: 'write the document here (default: stdout)' },
+      { flags: '--k8s-node-names', description: 'rename nodes to their Kubernetes names (spec.orchRefs), rewriting tunnel handles and owners' },
+      OUTPUT_OPTION,
+    ],
+    run: (o) => {
       const file = nonEmptyFile(o.file, '--file');
       const json = wantsJson(o.output);
       setTask(async (ctx) => {
@@ -246,24 +229,28 @@ function addMigrateCommands(program: Command, setTask: (task: Task, json: boolea
         const { document: _document, ...summary } = result;
         return { text: renderExport(result), json: summary };
       }, json, 'read-only');
-    });
-
-  migrate
-    .command('import')
-    .description('create everything in an export document (the datastore is the target and must be empty)')
-    .requiredOption('-f, --file <path>', 'the export document')
-    .option('--dry-run', 'validate the file and the target, write nothing')
-    .addOption(outputOption())
-    .action((o: { file: string; dryRun?: boolean; output?: string }) => {
+    },
+  });
+  const importCommand = leafCommand<{ file: string; dryRun?: boolean; output?: string }>({
+    name: 'import',
+    description: 'create everything in an export document (the datastore is the target and must be empty)',
+    options: [
+      { flags: '-f, --file <path>', description: 'the export document', required: true },
+      { flags: '--dry-run', description: 'validate the file and the target, write nothing' },
+      OUTPUT_OPTION,
+    ],
+    run: (o) => {
       const file = nonEmptyFile(o.file, '--file') ?? o.file;
       const json = wantsJson(o.output);
       setTask(async (ctx) => {
         const result = await migrateImport(ctx, { file, dryRun: o.dryRun === true });
         return { text: renderImport(result), json: result };
       }, json, 'may-create');
-    });
+    },
+  });
+  const migrate = { name: 'migrate', description: 'move IPAM data, pools, reservations and nodes from one datastore to another', commands: [exportCommand, importCommand] };
+  return { name: 'datastore', description: 'datastore-wide operations', commands: [migrate] };
 }
-
 
 /**
  * Runs `ipamkit <argv>` in-process (argv excludes the program name, e.g. `['ipam', 'show']`) and
@@ -271,24 +258,29 @@ function addMigrateCommands(program: Command, setTask: (task: Task, json: boolea
  * failed, 2 usage, 3 datastore missing or unreachable. Errors reach stderr as one redacted line.
  */
 export async function runIpamCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const pending: { task?: Task; json: boolean; access?: DatastoreAccess | undefined } = { json: false };
+  const pending: { task?: Task; json: boolean; access?: DatastoreAccess } = { json: false };
   const program = buildProgram(io, (task, json, access) => {
     pending.task = task;
     pending.json = json;
     pending.access = access;
   });
   const env = io.env ?? process.env;
+  let flags: DatastoreFlags;
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    const parsed = parseCommandLine(program, argv, CLI_VERSION);
+    flags = parsed.globals;
+    await parsed.run();
   } catch (err) {
-    // commander has printed its own message already.
-    if (!(err instanceof CommanderError)) io.stderr.write(`${redactedErrorMessage(err, datastoreSecrets(env))}\n`);
-    return exitCodeOf(err);
+    if (!(err instanceof CommandLineEnd)) {
+      io.stderr.write(`${redactedErrorMessage(err, datastoreSecrets(env))}\n`);
+      return exitCodeOf(err);
+    }
+    (err.exitCode === 0 ? io.stdout : io.stderr).write(err.text);
+    return err.exitCode;
   }
   const run = pending.task;
   if (run === undefined) return EXIT.ok;
   let datastore: Datastore | undefined;
-  const flags = program.opts<DatastoreFlags>();
   // A datastore handed in by the caller stays open; one we opened from flags or env is closed.
   const given = flags.datastore === undefined ? io.datastore : undefined;
   try {

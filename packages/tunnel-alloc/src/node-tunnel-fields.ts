@@ -1,13 +1,5 @@
-import type { Node, NodeTunnelAddresses } from '@ipamkit/models';
+import { NODE_TUNNEL_FIELDS, type Node, type NodeTunnelAddresses } from '@ipamkit/models';
 import type { TunnelKind } from './tunnel-kinds.js';
-
-const FIELDS: readonly (keyof NodeTunnelAddresses)[] = [
-  'ipv4IPIPTunnelAddr',
-  'ipv4VXLANTunnelAddr',
-  'ipv6VXLANTunnelAddr',
-  'wireguardInterfaceIPv4Address',
-  'wireguardInterfaceIPv6Address',
-];
 
 /** The Node's address for `kind`, or '' when none is recorded. */
 export function tunnelAddressOf(node: Node, kind: TunnelKind): string {
@@ -28,7 +20,7 @@ export function withTunnelAddress<N extends Node>(node: N, kind: TunnelKind, add
 
 /** True when both Nodes record the same tunnel addresses (the only fields the allocator writes). */
 export function sameTunnelAddresses(a: Node, b: Node): boolean {
-  return FIELDS.every((field) => (a.tunnelAddresses?.[field] ?? '') === (b.tunnelAddresses?.[field] ?? ''));
+  return NODE_TUNNEL_FIELDS.every((field) => (a.tunnelAddresses?.[field] ?? '') === (b.tunnelAddresses?.[field] ?? ''));
 }
 
 /** Copies `from`'s tunnel addresses onto `onto` (used to re-apply a reconcile's result to a re-read Node). */

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../read-input-file.js';
 import { InputFileError } from '../errors.js';
 
 // What the datastore does not hold but `check` and `explain` need to judge an allocation: the
@@ -89,11 +89,5 @@ export function parseClusterState(text: string, file: string): ClusterState {
 }
 
 export async function readClusterState(file: string): Promise<ClusterState> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new InputFileError(file, 'cannot be read', { cause: err });
-  }
-  return parseClusterState(text, file);
+  return parseClusterState(await readInputFile(file), file);
 }

@@ -1,13 +1,5 @@
-import { canonicalAddress, type Node, type NodeTunnelAddresses } from '@ipamkit/models';
+import { canonicalAddress, NODE_TUNNEL_FIELDS, type Node, type NodeTunnelAddresses } from '@ipamkit/models';
 import { isFinishedPod, type ClusterState } from './cluster-state.js';
-
-const TUNNEL_FIELDS: readonly (keyof NodeTunnelAddresses)[] = [
-  'ipv4IPIPTunnelAddr',
-  'ipv4VXLANTunnelAddr',
-  'ipv6VXLANTunnelAddr',
-  'wireguardInterfaceIPv4Address',
-  'wireguardInterfaceIPv6Address',
-];
 
 /** `10.0.0.1/32` or `10.0.0.1` → canonical address; undefined for anything unparsable. */
 function addressOfField(value: string | undefined): string | undefined {
@@ -33,7 +25,7 @@ export function inUseOwners(nodes: readonly Node[], cluster: ClusterState): Map<
   };
   for (const node of nodes) {
     const tunnels: NodeTunnelAddresses = node.tunnelAddresses ?? {};
-    for (const field of TUNNEL_FIELDS) add(addressOfField(tunnels[field]), `Node(${node.name})`);
+    for (const field of NODE_TUNNEL_FIELDS) add(addressOfField(tunnels[field]), `Node(${node.name})`);
   }
   for (const service of cluster.services ?? []) {
     for (const ip of service.ingressIPs ?? []) add(addressOfField(ip), `Service(${service.namespace}/${service.name})`);

@@ -1,89 +1,78 @@
-import { Option, type Command } from 'commander';
-import type { CommandContext } from '../cli-io.js';
+import { definedFields } from '@ipamkit/models';
+import type { SetTask } from '../cli-io.js';
+import { leafCommand, type CommandSpec, type OptionSpec } from '../command-line/command-spec.js';
+import { OUTPUT_OPTION, wantsJson } from '../command-line/output-option.js';
 import { CliUsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import type { DatastoreAccess } from '../resources/datastore-access.js';
 import { allocationRate, booleanFlag, countFlag, ipVersionsFlag, labelsFlag, poolsFromFile, rateFlag } from './foresight-inputs.js';
 import { ipamRunway, nodesOutOfRunway } from './ipam-runway.js';
 import { ipamWhatIf } from './ipam-what-if.js';
 import { renderRunway } from './render-runway.js';
 import { renderWhatIf } from './render-what-if.js';
 
-/** What a foresight task hands the runner: the same shape as every `ipam` command's. */
-export type ForesightTask = (ctx: CommandContext) => Promise<{ readonly text: string; readonly json: unknown; readonly exitCode?: number }>;
-export type SetForesightTask = (task: ForesightTask, json: boolean, access: DatastoreAccess) => void;
-
-function wantsJson(output: string | undefined): boolean {
-  if (output === undefined || output === 'table') return false;
-  if (output === 'json') return true;
-  throw new CliUsageError(`unknown output format ${JSON.stringify(output)}: use table or json`);
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 interface PlanFlags {
-  ipVersion?: string;
-  rate?: string;
-  history?: string;
-  output?: string;
+  readonly ipVersion?: string;
+  readonly rate?: string;
+  readonly history?: string;
+  readonly output?: string;
 }
 
-function withPlanFlags(command: Command): Command {
-  return command
-    .option('--ip-version <v>', 'address families each pod needs: 4, 6 or 4,6 (default: every family with an enabled pool)')
-    .option('--rate <pods/hour>', 'pods started per hour, to turn steps into time')
-    .option('--history <file>', 'allocation times (JSON array or one per line, e.g. from a sim run) to measure the rate from')
-    .addOption(new Option('-o, --output <format>', 'output format: table (default) or json'));
+const PLAN_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--ip-version <v>', description: 'address families each pod needs: 4, 6 or 4,6 (default: every family with an enabled pool)' },
+  { flags: '--rate <pods/hour>', description: 'pods started per hour, to turn steps into time' },
+  { flags: '--history <file>', description: 'allocation times (JSON array or one per line, e.g. from a sim run) to measure the rate from' },
+  OUTPUT_OPTION,
+];
+
+interface WhatIfFlags extends PlanFlags {
+  readonly addNodes?: string;
+  readonly nodeLabels?: string;
+  readonly podsPerNode?: string;
+  readonly blockSize?: string;
+  readonly strictAffinity?: string;
+  readonly maxBlocksPerHost?: string;
+  readonly disablePool: readonly string[];
+  readonly addPool?: boolean;
+  readonly file?: string;
 }
 
 /**
  * `ipam runway` and `ipam what-if` (design/cli.md "runway and what-if"). Both are read-only and
  * exit 1 when a node cannot allocate (or, with `--pods-per-node`, cannot reach the target).
  */
-export function addForesightCommands(ipam: Command, setTask: SetForesightTask, stdin: () => NodeJS.ReadableStream): void {
-  withPlanFlags(
-    ipam
-      .command('runway')
-      .description('how many more pods fit per node and per pool before allocation fails, and when (read-only; exits 1 when a node cannot allocate now)'),
-  ).action((o: PlanFlags) => {
-    const json = wantsJson(o.output);
-    const ipVersions = ipVersionsFlag(o.ipVersion);
-    const rate = rateFlag(o.rate);
-    setTask(async (ctx) => {
-      const report = await ipamRunway(ctx, { ...(ipVersions === undefined ? {} : { ipVersions }), ...withRate(await allocationRate(rate, o.history)) });
-      return { text: renderRunway(report), json: report, exitCode: nodesOutOfRunway(report).length > 0 ? EXIT.problems : EXIT.ok };
-    }, json, 'read-only');
+export function foresightCommands(setTask: SetTask, stdin: () => NodeJS.ReadableStream): CommandSpec[] {
+  const runway = leafCommand<PlanFlags>({
+    name: 'runway',
+    description: 'how many more pods fit per node and per pool before allocation fails, and when (read-only; exits 1 when a node cannot allocate now)',
+    options: PLAN_OPTIONS,
+    run: (o) => {
+      const json = wantsJson(o.output);
+      const ipVersions = ipVersionsFlag(o.ipVersion);
+      const rate = rateFlag(o.rate);
+      setTask(async (ctx) => {
+        const report = await ipamRunway(ctx, definedFields({ ipVersions, rate: await allocationRate(rate, o.history) }));
+        return { text: renderRunway(report), json: report, exitCode: nodesOutOfRunway(report).length > 0 ? EXIT.problems : EXIT.ok };
+      }, json, 'read-only');
+    },
   });
 
-  withPlanFlags(
-    ipam
-      .command('what-if')
-      .description('the runway under a proposed change, computed without writing; names the nodes it leaves unable to allocate (exits 1 then)')
-      .option('--add-nodes <n>', 'add this many nodes (named what-if-node-<i>)')
-      .option('--node-labels <k=v,...>', 'labels of the added nodes (default: none)')
-      .option('--pods-per-node <n>', 'fill every node to this many pods and name the nodes that cannot reach it')
-      .option('--block-size <n>', 'block size for new blocks of the enabled pools of its family')
-      .option('--strict-affinity <bool>', 'true or false')
-      .option('--max-blocks-per-host <n>', 'the per-node block cap (needs strict affinity)')
-      .option('--disable-pool <name>', 'disable this pool (repeatable)', collect, [])
-      .option('--add-pool', 'add the IPPool(s) of -f')
-      .option('-f, --file <path>', 'IPPool YAML or JSON for --add-pool (- for stdin)'),
-  ).action(
-    (
-      o: PlanFlags & {
-        addNodes?: string;
-        nodeLabels?: string;
-        podsPerNode?: string;
-        blockSize?: string;
-        strictAffinity?: string;
-        maxBlocksPerHost?: string;
-        disablePool: string[];
-        addPool?: boolean;
-        file?: string;
-      },
-    ) => {
+  const whatIf = leafCommand<WhatIfFlags>({
+    name: 'what-if',
+    description: 'the runway under a proposed change, computed without writing; names the nodes it leaves unable to allocate (exits 1 then)',
+    options: [
+      { flags: '--add-nodes <n>', description: 'add this many nodes (named what-if-node-<i>)' },
+      { flags: '--node-labels <k=v,...>', description: 'labels of the added nodes (default: none)' },
+      { flags: '--pods-per-node <n>', description: 'fill every node to this many pods and name the nodes that cannot reach it' },
+      { flags: '--block-size <n>', description: 'block size for new blocks of the enabled pools of its family' },
+      { flags: '--strict-affinity <bool>', description: 'true or false' },
+      { flags: '--max-blocks-per-host <n>', description: 'the per-node block cap (needs strict affinity)' },
+      { flags: '--disable-pool <name>', description: 'disable this pool (repeatable)', repeatable: true },
+      { flags: '--add-pool', description: 'add the IPPool(s) of -f' },
+      { flags: '-f, --file <path>', description: 'IPPool YAML or JSON for --add-pool (- for stdin)' },
+      ...PLAN_OPTIONS,
+    ],
+    run: (o) => {
       const json = wantsJson(o.output);
       const ipVersions = ipVersionsFlag(o.ipVersion);
       const rate = rateFlag(o.rate);
@@ -98,24 +87,12 @@ export function addForesightCommands(ipam: Command, setTask: SetForesightTask, s
       const maxBlocksPerHost = countFlag('--max-blocks-per-host', o.maxBlocksPerHost);
       setTask(async (ctx) => {
         const addPools = o.file === undefined ? undefined : await poolsFromFile(o.file, stdin());
-        const result = await ipamWhatIf(ctx, {
-          ...(ipVersions === undefined ? {} : { ipVersions }),
-          ...withRate(await allocationRate(rate, o.history)),
-          ...(addNodes === undefined ? {} : { addNodes }),
-          ...(nodeLabels === undefined ? {} : { nodeLabels }),
-          ...(podsPerNode === undefined ? {} : { podsPerNode }),
-          ...(blockSize === undefined ? {} : { blockSize }),
-          ...(strictAffinity === undefined ? {} : { strictAffinity }),
-          ...(maxBlocksPerHost === undefined ? {} : { maxBlocksPerHost }),
-          disablePools: o.disablePool,
-          ...(addPools === undefined ? {} : { addPools }),
-        });
+        const rateOf = await allocationRate(rate, o.history);
+        const change = { addNodes, nodeLabels, podsPerNode, blockSize, strictAffinity, maxBlocksPerHost, disablePools: o.disablePool, addPools };
+        const result = await ipamWhatIf(ctx, definedFields({ ipVersions, rate: rateOf, ...change }));
         return { text: renderWhatIf(result), json: result, exitCode: result.unableToAllocate.length > 0 ? EXIT.problems : EXIT.ok };
       }, json, 'read-only');
     },
-  );
-}
-
-function withRate<T>(rate: T | undefined): { rate?: T } {
-  return rate === undefined ? {} : { rate };
+  });
+  return [runway, whatIf];
 }

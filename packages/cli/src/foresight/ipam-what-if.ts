@@ -1,5 +1,5 @@
 import { applyWhatIf, computeRunway, loadClusterSnapshot, type RunwayReport, type WhatIfChange } from '@ipamkit/ipam-core';
-import type { IPPool } from '@ipamkit/models';
+import { definedFields, type IPPool } from '@ipamkit/models';
 import type { CommandContext } from '../cli-io.js';
 import type { RunwayCommandOptions } from './ipam-runway.js';
 
@@ -69,13 +69,10 @@ export async function ipamWhatIf(ctx: CommandContext, options: WhatIfCommandOpti
   const { change, lines } = changeOf(options);
   const snapshot = await loadClusterSnapshot(ctx.datastore, ctx.clock.now());
   const changed = applyWhatIf(snapshot, change);
-  const planOptions = {
-    ...(options.ipVersions === undefined ? {} : { ipVersions: options.ipVersions }),
-    ...(options.rate === undefined ? {} : { rate: options.rate }),
-    ...(options.requestMaxBlocksPerHost === undefined ? {} : { requestMaxBlocksPerHost: options.requestMaxBlocksPerHost }),
-  };
-  const before = computeRunway(snapshot, { ...planOptions, ...(options.podsPerNode === undefined ? {} : { podsPerNode: options.podsPerNode }) });
-  const after = computeRunway(changed, { ...planOptions, ...(options.podsPerNode === undefined ? {} : { podsPerNode: options.podsPerNode }) });
+  const { ipVersions, rate, requestMaxBlocksPerHost, podsPerNode } = options;
+  const planOptions = definedFields({ ipVersions, rate, requestMaxBlocksPerHost, podsPerNode });
+  const before = computeRunway(snapshot, planOptions);
+  const after = computeRunway(changed, planOptions);
   const unableToAllocate = after.nodes
     .filter((n) => (options.podsPerNode === undefined ? n.alone === 0 : n.reachesTarget === false))
     .map((n): UnableNode => {

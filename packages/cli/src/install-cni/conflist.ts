@@ -1,4 +1,5 @@
 import type { DatastoreConfig } from '@ipamkit/ipam-datastore';
+import { definedFields } from '@ipamkit/models';
 import { CliUsageError } from '../errors.js';
 
 type Json = Record<string, unknown>;
@@ -14,16 +15,14 @@ export function pluginDatastoreKeys(config: DatastoreConfig, nodeName: string): 
     case 'sqlite':
       return { ...base, datastore_type: 'sqlite', sqlite_path: config.path };
     case 'kubernetes':
-      return { ...base, datastore_type: 'kubernetes', kubernetes: { ...(config.kubeconfig === undefined ? {} : { kubeconfig: config.kubeconfig }) } };
+      return { ...base, datastore_type: 'kubernetes', kubernetes: definedFields({ kubeconfig: config.kubeconfig }) };
     case 'etcd':
       return {
         ...base,
         datastore_type: 'etcdv3',
         etcd_endpoints: config.endpoints.join(','),
-        ...(config.prefix === undefined ? {} : { etcd_prefix: config.prefix }),
-        ...(config.tls?.caFile === undefined ? {} : { etcd_ca_cert_file: config.tls.caFile }),
-        ...(config.tls?.certFile === undefined ? {} : { etcd_cert_file: config.tls.certFile }),
-        ...(config.tls?.keyFile === undefined ? {} : { etcd_key_file: config.tls.keyFile }),
+        ...definedFields({ etcd_prefix: config.prefix, etcd_ca_cert_file: config.tls?.caFile }),
+        ...definedFields({ etcd_cert_file: config.tls?.certFile, etcd_key_file: config.tls?.keyFile }),
       };
     case 'memory':
       throw new CliUsageError('install-cni cannot point the plugin at the memory datastore: use sqlite, etcd or kubernetes');

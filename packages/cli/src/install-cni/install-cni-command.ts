@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
 import type { CliIo } from '../cli-io.js';
+import { leafCommand, type CommandSpec } from '../command-line/command-spec.js';
 import { datastoreConfigFromFlags, type DatastoreFlags } from '../open-datastore.js';
 import {
   DEFAULT_BIN_DIR,
@@ -24,18 +24,19 @@ interface InstallCniFlags extends DatastoreFlags {
  * `ipamkit install-cni` (design/cli.md, "install-cni"): runs in its action, since only SQLite needs
  * a datastore and the runner's datastore-opening path is for the IPAM commands.
  */
-export function addInstallCniCommand(program: Command, io: CliIo): void {
-  program
-    .command('install-cni')
-    .description('install the calico-ipam plugin, its kubeconfig and conflist on this host (the DaemonSet init step)')
-    .option('--bin-dir <dir>', 'CNI bin directory', DEFAULT_BIN_DIR)
-    .option('--net-dir <dir>', 'CNI network config directory', DEFAULT_NET_DIR)
-    .option('--plugin-dir <dir>', 'where calico-ipam and better_sqlite3.node come from (default: IPAMKIT_PLUGIN_DIR, else dist/ of the installed @ipamkit/cni)')
-    .option('--service-account-dir <dir>', 'the token and ca.crt the CNI kubeconfig is written from', DEFAULT_SERVICE_ACCOUNT_DIR)
-    .option('--conflist-name <name>', 'the conflist to write or patch in the net dir', DEFAULT_CONFLIST_NAME)
-    .option('--node-name <name>', 'this node (default: NODENAME, else the hostname)')
-    .action(async (_options: unknown, command: Command) => {
-      const flags = command.optsWithGlobals<InstallCniFlags>();
+export function installCniCommand(io: CliIo): CommandSpec {
+  return leafCommand<InstallCniFlags>({
+    name: 'install-cni',
+    description: 'install the calico-ipam plugin, its kubeconfig and conflist on this host (the DaemonSet init step)',
+    options: [
+      { flags: '--bin-dir <dir>', description: 'CNI bin directory', default: DEFAULT_BIN_DIR },
+      { flags: '--net-dir <dir>', description: 'CNI network config directory', default: DEFAULT_NET_DIR },
+      { flags: '--plugin-dir <dir>', description: 'where calico-ipam and better_sqlite3.node come from (default: IPAMKIT_PLUGIN_DIR, else dist/ of the installed @ipamkit/cni)' },
+      { flags: '--service-account-dir <dir>', description: 'the token and ca.crt the CNI kubeconfig is written from', default: DEFAULT_SERVICE_ACCOUNT_DIR },
+      { flags: '--conflist-name <name>', description: 'the conflist to write or patch in the net dir', default: DEFAULT_CONFLIST_NAME },
+      { flags: '--node-name <name>', description: 'this node (default: NODENAME, else the hostname)' },
+    ],
+    run: async (flags) => {
       const env = io.env ?? process.env;
       const result = await installCni({
         binDir: flags.binDir,
@@ -48,5 +49,6 @@ export function addInstallCniCommand(program: Command, io: CliIo): void {
         env,
       });
       io.stdout.write(renderInstallCni(result));
-    });
+    },
+  });
 }

@@ -1,6 +1,7 @@
-import { Option, type Command } from 'commander';
+import { leafCommand, type CommandSpec } from '../command-line/command-spec.js';
+import { OUTPUT_OPTION, wantsJson } from '../command-line/output-option.js';
 import { CliUsageError } from '../errors.js';
-import type { SetForesightTask } from '../foresight/foresight-commands.js';
+import type { SetTask } from '../cli-io.js';
 import { poolsFromFile } from '../foresight/foresight-inputs.js';
 import { planPoolMigration } from './migrate-pool-plan.js';
 import { finishPoolMigration, poolMigrationStatus, startPoolMigration } from './migrate-pool-steps.js';
@@ -18,20 +19,21 @@ function isStep(value: string): value is Step {
  * `ipam migrate-pool <plan|start|status|finish> --from <pool> --to <pool>` (design/cli.md
  * "migrate-pool"). plan and status are read-only; start and finish write and are resumable.
  */
-export function addMigratePoolCommand(ipam: Command, setTask: SetForesightTask, stdin: () => NodeJS.ReadableStream): void {
-  ipam
-    .command('migrate-pool')
-    .description('move workloads from one pool to another: plan, start, status, finish (never deletes pods)')
-    .argument('<step>', 'plan | start | status | finish')
-    .requiredOption('--from <pool>', 'the pool to leave')
-    .requiredOption('--to <pool>', 'the pool to move to')
-    .option('-f, --file <path>', 'IPPool YAML or JSON defining --to when it does not exist yet (plan, start)')
-    .addOption(new Option('-o, --output <format>', 'output format: table (default) or json'))
-    .action((step: string, o: { from: string; to: string; file?: string; output?: string }) => {
+export function migratePoolCommand(setTask: SetTask, stdin: () => NodeJS.ReadableStream): CommandSpec {
+  return leafCommand<{ from: string; to: string; file?: string; output?: string }>({
+    name: 'migrate-pool',
+    description: 'move workloads from one pool to another: plan, start, status, finish (never deletes pods)',
+    arguments: [{ name: 'step', description: 'plan | start | status | finish' }],
+    options: [
+      { flags: '--from <pool>', description: 'the pool to leave', required: true },
+      { flags: '--to <pool>', description: 'the pool to move to', required: true },
+      { flags: '-f, --file <path>', description: 'IPPool YAML or JSON defining --to when it does not exist yet (plan, start)' },
+      OUTPUT_OPTION,
+    ],
+    run: (o, [step = '']) => {
       if (!isStep(step)) throw new CliUsageError(`migrate-pool step must be one of ${STEPS.join(', ')}, got ${JSON.stringify(step)}`);
-      if (o.output !== undefined && o.output !== 'table' && o.output !== 'json') throw new CliUsageError(`unknown output format ${JSON.stringify(o.output)}: use table or json`);
+      const json = wantsJson(o.output);
       if (o.file !== undefined && (step === 'status' || step === 'finish')) throw new CliUsageError(`-f is for plan and start, not ${step}`);
-      const json = o.output === 'json';
       const names = { from: o.from, to: o.to };
       const file = o.file;
       if (step === 'plan' || step === 'start') {
@@ -58,5 +60,6 @@ export function addMigratePoolCommand(ipam: Command, setTask: SetForesightTask, 
         const finished = await finishPoolMigration(ctx, names);
         return { text: renderMigrationFinish(finished), json: finished };
       }, json, 'must-exist');
-    });
+    },
+  });
 }

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { canonicalAddress, parseWireJson } from '@ipamkit/models';
+import { readInputFile } from '../read-input-file.js';
 import { InputFileError } from '../errors.js';
 
 // Reports are read back with the lossless JSON reader: sequence numbers are ~1.7e18 and would be
@@ -105,11 +105,5 @@ export function parseReport(text: string, file: string): ParsedReport {
 }
 
 export async function readReport(file: string): Promise<ParsedReport> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new InputFileError(file, 'cannot be read', { cause: err });
-  }
-  return parseReport(text, file);
+  return parseReport(await readInputFile(file), file);
 }

@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import type { CommandContext } from '../cli-io.js';
+import type { SetTask } from '../cli-io.js';
+import { leafCommand, type CommandSpec } from '../command-line/command-spec.js';
 import { CliUsageError } from '../errors.js';
 import type { DatastoreAccess } from './datastore-access.js';
 import type { ResourceAction } from './kind-ops.js';
@@ -8,9 +8,6 @@ import { readDocuments } from './read-documents.js';
 import { renderGet, type GetOutput } from './render-resources.js';
 import { allKindOps, kindOfArgument } from './resource-kinds.js';
 
-/** What a resource command hands the runner: rendered text (and the value `-o json` would print). */
-export type ResourceTask = (ctx: CommandContext) => Promise<{ readonly text: string; readonly json: unknown }>;
-export type SetResourceTask = (task: ResourceTask, json: boolean, access: DatastoreAccess) => void;
 
 const GET_OUTPUTS: readonly GetOutput[] = ['table', 'wide', 'yaml', 'json'];
 
@@ -38,28 +35,31 @@ const DESCRIPTIONS: Readonly<Record<Exclude<ResourceAction, 'delete'>, string>> 
  * `get|create|apply|replace|delete` for IPPool, IPReservation, IPAMConfiguration and Node
  * (design/cli.md "Resources"), reading and writing calicoctl's projectcalico.org/v3 YAML or JSON.
  */
-export function addResourceCommands(program: Command, setTask: SetResourceTask, stdin: () => NodeJS.ReadableStream): void {
-  program
-    .command('get')
-    .description('show IPPools, IPReservations, the IPAMConfiguration or Nodes (read-only)')
-    .argument('<kind>', 'ippool, ipreservation, ipamconfiguration or node (calicoctl short names too)')
-    .argument('[name]', 'one resource by name')
-    .option('-o, --output <format>', 'table (default), wide, yaml or json')
-    .action((kind: string, name: string | undefined, o: { output?: string }) => {
+export function resourceCommands(setTask: SetTask, stdin: () => NodeJS.ReadableStream): CommandSpec[] {
+  const get = leafCommand<{ output?: string }>({
+    name: 'get',
+    description: 'show IPPools, IPReservations, the IPAMConfiguration or Nodes (read-only)',
+    arguments: [
+      { name: 'kind', description: 'ippool, ipreservation, ipamconfiguration or node (calicoctl short names too)' },
+      { name: 'name', description: 'one resource by name', optional: true },
+    ],
+    options: [{ flags: '-o, --output <format>', description: 'table (default), wide, yaml or json' }],
+    run: (o, [kind = '', name]) => {
       const output = getOutput(o.output);
       const op = kindOfArgument(allKindOps(), kind);
       setTask(async (ctx) => {
         const listed = await op.get(ctx.datastore, name, output === 'wide');
         return { text: await renderGet(listed, name !== undefined, output), json: undefined };
       }, false, 'read-only');
-    });
+    },
+  });
 
-  for (const action of ['create', 'apply', 'replace'] as const) {
-    program
-      .command(action)
-      .description(DESCRIPTIONS[action])
-      .option('-f, --filename <file>', 'YAML or JSON resources (single, multi-document or a List); - for standard input')
-      .action(async (o: { filename?: string }) => {
+  const fromFile = (['create', 'apply', 'replace'] as const).map((action) =>
+    leafCommand<{ filename?: string }>({
+      name: action,
+      description: DESCRIPTIONS[action],
+      options: [{ flags: '-f, --filename <file>', description: 'YAML or JSON resources (single, multi-document or a List); - for standard input' }],
+      run: async (o) => {
         const file = requireFile(o.filename, action);
         // Read before the datastore opens: a file that does not parse never creates a database.
         const docs = await readDocuments({ file, stdin: stdin() });
@@ -67,16 +67,19 @@ export function addResourceCommands(program: Command, setTask: SetResourceTask, 
           const result = await manageResources(ctx.datastore, action, docs, file === '-' ? 'stdin' : file);
           return { text: renderManaged(result), json: result };
         }, false, ACCESS[action]);
-      });
-  }
+      },
+    }),
+  );
 
-  program
-    .command('delete')
-    .description('delete the resources in a file, or one resource by kind and name')
-    .argument('[kind]', 'ippool, ipreservation, ipamconfiguration or node')
-    .argument('[name]', 'the resource to delete')
-    .option('-f, --filename <file>', 'YAML or JSON resources; - for standard input')
-    .action(async (kind: string | undefined, name: string | undefined, o: { filename?: string }) => {
+  const remove = leafCommand<{ filename?: string }>({
+    name: 'delete',
+    description: 'delete the resources in a file, or one resource by kind and name',
+    arguments: [
+      { name: 'kind', description: 'ippool, ipreservation, ipamconfiguration or node', optional: true },
+      { name: 'name', description: 'the resource to delete', optional: true },
+    ],
+    options: [{ flags: '-f, --filename <file>', description: 'YAML or JSON resources; - for standard input' }],
+    run: async (o, [kind, name]) => {
       if ((kind !== undefined) === (o.filename !== undefined)) throw new CliUsageError('delete needs either -f <file> or <kind> <name>');
       if (kind !== undefined) {
         if (name === undefined) throw new CliUsageError(`delete ${kind} needs a name`);
@@ -93,5 +96,7 @@ export function addResourceCommands(program: Command, setTask: SetResourceTask, 
         const result = await manageResources(ctx.datastore, 'delete', docs, file === '-' ? 'stdin' : file);
         return { text: renderManaged(result), json: result };
       }, false, ACCESS.delete);
-    });
+    },
+  });
+  return [get, ...fromFile, remove];
 }

@@ -83,52 +83,22 @@ export class GcState {
 
   // ---- read-only views ---------------------------------------------------------------------
 
-  get allBlocks(): ReadonlyMap<string, BlockSummary> {
-    return this.blocks;
-  }
+  readonly allBlocks: ReadonlyMap<string, BlockSummary> = this.blocks;
   /** The parsed CIDR of every known block (same keys as `allBlocks`). */
-  get blockCidrs(): ReadonlyMap<string, ParsedCidr> {
-    return this.parsedCidrs;
-  }
-  get allocationsByBlock(): ReadonlyMap<string, ReadonlyMap<string, Allocation>> {
-    return this.byBlock;
-  }
-  get allocationsByNode(): ReadonlyMap<string, ReadonlyMap<string, Allocation>> {
-    return this.byNode;
-  }
-  get dirtyNodes(): ReadonlySet<string> {
-    return this.dirty;
-  }
-  get allocationsByHandle(): ReadonlyMap<string, readonly Allocation[]> {
-    return this.byHandle;
-  }
-  get confirmedLeaks(): ReadonlyMap<string, Allocation> {
-    return this.confirmed;
-  }
-  get loadBalancerAllocations(): ReadonlyMap<string, Allocation> {
-    return this.loadBalancer;
-  }
-  get nodesByBlock(): ReadonlyMap<string, string> {
-    return this.nodeOfBlock;
-  }
-  get blocksByNode(): ReadonlyMap<string, ReadonlySet<string>> {
-    return this.blocksOfNode;
-  }
-  get emptyBlocks(): ReadonlyMap<string, string> {
-    return this.empty;
-  }
-  get coldBlocks(): ReadonlyMap<string, number> {
-    return this.cold;
-  }
-  get blockReleaseTracker(): ReadonlyMap<string, number> {
-    return this.emptySince;
-  }
-  get kubernetesNodesByCalicoName(): ReadonlyMap<string, string> {
-    return this.calicoNodes;
-  }
-  get reservations(): ReadonlyMap<string, IPReservation> {
-    return this.reservationsByName;
-  }
+  readonly blockCidrs: ReadonlyMap<string, ParsedCidr> = this.parsedCidrs;
+  readonly allocationsByBlock: ReadonlyMap<string, ReadonlyMap<string, Allocation>> = this.byBlock;
+  readonly allocationsByNode: ReadonlyMap<string, ReadonlyMap<string, Allocation>> = this.byNode;
+  readonly dirtyNodes: ReadonlySet<string> = this.dirty;
+  readonly allocationsByHandle: ReadonlyMap<string, readonly Allocation[]> = this.byHandle;
+  readonly confirmedLeaks: ReadonlyMap<string, Allocation> = this.confirmed;
+  readonly loadBalancerAllocations: ReadonlyMap<string, Allocation> = this.loadBalancer;
+  readonly nodesByBlock: ReadonlyMap<string, string> = this.nodeOfBlock;
+  readonly blocksByNode: ReadonlyMap<string, ReadonlySet<string>> = this.blocksOfNode;
+  readonly emptyBlocks: ReadonlyMap<string, string> = this.empty;
+  readonly coldBlocks: ReadonlyMap<string, number> = this.cold;
+  readonly blockReleaseTracker: ReadonlyMap<string, number> = this.emptySince;
+  readonly kubernetesNodesByCalicoName: ReadonlyMap<string, string> = this.calicoNodes;
+  readonly reservations: ReadonlyMap<string, IPReservation> = this.reservationsByName;
 
   // ---- the allocation pair -----------------------------------------------------------------
 

@@ -21,13 +21,9 @@ export class PoolManager {
     return new Map([...this.pools].map(([name, known]) => [name, known.pool]));
   }
 
-  get blocksByPool(): ReadonlyMap<string, ReadonlySet<string>> {
-    return this.blocksOfPool;
-  }
+  readonly blocksByPool: ReadonlyMap<string, ReadonlySet<string>> = this.blocksOfPool;
 
-  get poolsByBlock(): ReadonlyMap<string, string> {
-    return this.poolOfBlock;
-  }
+  readonly poolsByBlock: ReadonlyMap<string, string> = this.poolOfBlock;
 
   hasPool(name: string): boolean {
     return this.pools.has(name);

@@ -76,9 +76,7 @@ export class LbController {
   }
 
   /** Services short of addresses, by key, with the reason. */
-  get pendingServices(): ReadonlyMap<string, PendingReason> {
-    return this.pending;
-  }
+  readonly pendingServices: ReadonlyMap<string, PendingReason> = this.pending;
 
   /**
    * Upgrades the virtual host's affinities (retrying until it succeeds, design/calico-callers.md#cold-start-and-events step 2), subscribes

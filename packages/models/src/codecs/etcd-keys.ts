@@ -10,7 +10,6 @@ export const ETCD_IPAM_ROOT = '/calico/ipam/v2/';
 export const ETCD_BLOCK_PREFIX = '/calico/ipam/v2/assignment/';
 export const ETCD_HANDLE_PREFIX = '/calico/ipam/v2/handle/';
 export const ETCD_IPAM_CONFIG_KEY = '/calico/ipam/v2/config';
-export const ETCD_RESOURCES_ROOT = '/calico/resources/v3/projectcalico.org/';
 export const ETCD_IPPOOL_PREFIX = '/calico/resources/v3/projectcalico.org/ippools/';
 export const ETCD_IPRESERVATION_PREFIX = '/calico/resources/v3/projectcalico.org/ipreservations/';
 export const ETCD_NODE_PREFIX = '/calico/resources/v3/projectcalico.org/nodes/';
@@ -38,10 +37,6 @@ export function etcdKeyForHandle(handleId: string): string {
 }
 
 /** The legacy per-host marker `RemoveIPAMHost` deletes. */
-export function etcdKeyForIPAMHost(host: string): string {
-  return `${ETCD_IPAM_ROOT}host/${segment(host, 'host')}`;
-}
-
 export function etcdKeyForIPAMConfig(): string {
   return ETCD_IPAM_CONFIG_KEY;
 }

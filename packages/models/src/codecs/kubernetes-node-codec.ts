@@ -1,5 +1,5 @@
 import type { Namespace } from '../resources/namespace.js';
-import type { Node, NodeTunnelAddresses } from '../resources/node.js';
+import { NODE_TUNNEL_FIELDS, type Node, type NodeTunnelAddresses } from '../resources/node.js';
 import { type JsonObject, asObject, codecFail, optArray, optObject, optString, optStringMap, reqString } from './field-readers.js';
 import type { WireMeta } from './kube-object.js';
 
@@ -18,14 +18,6 @@ export const KUBERNETES_NODE_ANNOTATIONS = {
   wireguardPublicKey: 'projectcalico.org/WireguardPublicKey',
   wireguardPublicKeyV6: 'projectcalico.org/WireguardPublicKeyV6',
 } as const;
-
-const TUNNEL_FIELDS = [
-  'ipv4IPIPTunnelAddr',
-  'ipv4VXLANTunnelAddr',
-  'ipv6VXLANTunnelAddr',
-  'wireguardInterfaceIPv4Address',
-  'wireguardInterfaceIPv6Address',
-] as const satisfies readonly (keyof NodeTunnelAddresses)[];
 
 function readMeta(metadata: JsonObject): WireMeta & { name: string } {
   const name = reqString(metadata, 'name', 'metadata');
@@ -53,7 +45,7 @@ export function decodeKubernetesNode(k8sNode: unknown): Node & WireMeta {
   const bgp6 = read(KUBERNETES_NODE_ANNOTATIONS.bgpIPv6Address);
   if (bgp6 !== undefined) node.bgpIPv6Address = bgp6;
   const tunnels: NodeTunnelAddresses = {};
-  for (const field of TUNNEL_FIELDS) {
+  for (const field of NODE_TUNNEL_FIELDS) {
     const value = read(KUBERNETES_NODE_ANNOTATIONS[field]);
     if (value !== undefined) tunnels[field] = value;
   }
@@ -78,7 +70,7 @@ export function decodeKubernetesNode(k8sNode: unknown): Node & WireMeta {
  * remove (a JSON merge patch of `metadata.annotations`).
  */
 export function kubernetesNodeTunnelAnnotations(tunnels: NodeTunnelAddresses): Record<string, string | null> {
-  return Object.fromEntries(TUNNEL_FIELDS.map((field) => [KUBERNETES_NODE_ANNOTATIONS[field], tunnels[field] ?? null]));
+  return Object.fromEntries(NODE_TUNNEL_FIELDS.map((field) => [KUBERNETES_NODE_ANNOTATIONS[field], tunnels[field] ?? null]));
 }
 
 /** A Kubernetes Namespace → name and labels (for pool namespace selectors). */

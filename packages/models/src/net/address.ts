@@ -2,7 +2,6 @@ import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../errors.js';
 import type { IPVersion } from '../resources/intended-use.js';
 import { formatAddress } from './format-address.js';
-import { maxAddressOf } from './ip-version-bits.js';
 
 /** An address as a family and an unsigned integer of the family's width. */
 export interface ParsedAddress {
@@ -100,10 +99,3 @@ export function addressToBigInt(text: string): bigint {
   return parseAddress(text).value;
 }
 
-/** Canonical text of an integer in the given family; throws if it does not fit. */
-export function bigIntToAddress(value: bigint, version: IPVersion): string {
-  if (value < 0n || value > maxAddressOf(version)) {
-    throw new ValidationError(`value ${value} is not an IPv${version} address`);
-  }
-  return formatAddress(version, value);
-}

@@ -76,12 +76,6 @@ export function parseAddressOrCidr(text: string): ParsedCidr {
   return parseCidr(`${text}/${text.includes(':') ? 128 : 32}`);
 }
 
-/** True when the written address has no host bits set. */
-export function isMaskedCidr(text: string): boolean {
-  const parsed = PARSED_CIDRS.get(text, parseCidrText);
-  return parsed.address === parsed.network;
-}
-
 /** Canonical text of parsed CIDR numbers. */
 export function formatCidr(cidr: ParsedCidr): string {
   return `${formatAddress(cidr.version, cidr.network)}/${cidr.prefixLength}`;
@@ -101,11 +95,6 @@ export function ipVersionOfCidr(cidr: string): IPVersion {
 export function cidrSize(cidr: string | ParsedCidr): bigint {
   const c = typeof cidr === 'string' ? parseCidr(cidr) : cidr;
   return 1n << BigInt(bitsOf(c.version) - c.prefixLength);
-}
-
-/** Last address (as an integer) of a CIDR. */
-export function lastAddressOf(cidr: ParsedCidr): bigint {
-  return cidr.network + cidrSize(cidr) - 1n;
 }
 
 function asParsed(cidr: string | ParsedCidr): ParsedCidr {

@@ -9,6 +9,15 @@ export interface NodeTunnelAddresses {
   wireguardInterfaceIPv6Address?: string;
 }
 
+/** Every tunnel address field of a Node, in the order the codecs and callers walk them. */
+export const NODE_TUNNEL_FIELDS = [
+  'ipv4IPIPTunnelAddr',
+  'ipv4VXLANTunnelAddr',
+  'ipv6VXLANTunnelAddr',
+  'wireguardInterfaceIPv4Address',
+  'wireguardInterfaceIPv6Address',
+] as const satisfies readonly (keyof NodeTunnelAddresses)[];
+
 /** A Calico Node, as IPAM and the tunnel allocator need it. */
 export interface Node {
   name: string;

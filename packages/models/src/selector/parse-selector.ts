@@ -179,12 +179,3 @@ export function selectorFromNode(root: SelectorNode): Selector {
   return new ParsedSelector(normalizeNode(root));
 }
 
-/** Evaluate a selector (parsed or text) against a label map. */
-export function evaluateSelector(selector: Selector | string, labels: Readonly<Record<string, string>>): boolean {
-  return (typeof selector === 'string' ? parseSelector(selector) : selector).evaluate(labels);
-}
-
-/** Canonical text of a selector (parsed or text); `""` becomes `all()`. */
-export function selectorToString(selector: Selector | string): string {
-  return (typeof selector === 'string' ? parseSelector(selector) : selector).toString();
-}

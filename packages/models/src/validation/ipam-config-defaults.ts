@@ -30,7 +30,3 @@ export function applyIPAMConfigDefaults(partial: Partial<IPAMConfig>): IPAMConfi
   return config;
 }
 
-/** The block cap a config implies: its own value, or 20 when it says 0. */
-export function effectiveMaxBlocksPerHost(config: Pick<IPAMConfig, 'maxBlocksPerHost'>): number {
-  return config.maxBlocksPerHost > 0 ? config.maxBlocksPerHost : DEFAULT_MAX_BLOCKS_PER_HOST;
-}

@@ -90,17 +90,3 @@ export function validateIPPool(pool: IPPool): DefaultedIPPool {
   if (problems.length > 0) throw new IPPoolValidationError(pool.name, problems);
   return applyIPPoolDefaults(pool);
 }
-
-/** Extra rules for an update: cidr and blockSize are immutable, a LoadBalancer pool stays one. */
-export function validateIPPoolUpdate(previous: IPPool, next: IPPool): DefaultedIPPool {
-  const before = applyIPPoolDefaults(previous);
-  const after = applyIPPoolDefaults(next);
-  const problems = ipPoolProblems(next);
-  if (before.cidr !== after.cidr) problems.push('cidr cannot be changed');
-  if (before.blockSize !== after.blockSize) problems.push('blockSize cannot be changed');
-  if (before.allowedUses.includes('LoadBalancer') && !after.allowedUses.includes('LoadBalancer')) {
-    problems.push('a LoadBalancer pool cannot be changed to another use');
-  }
-  if (problems.length > 0) throw new IPPoolValidationError(next.name, problems);
-  return after;
-}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { CodecError, decodeEtcd, encodeEtcd, etcdAffinityPrefixes, etcdBlockPrefix, etcdKeyForAffinity, etcdKeyForBlock, etcdKeyForHandle, etcdKeyForIPAMConfig, etcdKeyForIPPool, etcdKeyForIPReservation, etcdKeyForNode, parseEtcdKey } from '../../src/index.js';
-import { etcdKeyForIPAMHost } from '../../src/codecs/etcd-keys.js';
 
 describe('etcd key builders', () => {
   it.each([
@@ -11,7 +10,6 @@ describe('etcd key builders', () => {
     [etcdKeyForAffinity({ host: 'node-a', type: 'host', cidr: '10.0.0.0/26' }), '/calico/ipam/v2/host/node-a/ipv4/block/10.0.0.0-26'],
     [etcdKeyForAffinity({ host: 'load-balancer', type: 'virtual', cidr: 'fd00::/122' }), '/calico/ipam/v2/virtual/load-balancer/ipv6/block/fd00::-122'],
     [etcdKeyForHandle('K8s.Handle'), '/calico/ipam/v2/handle/K8s.Handle'],
-    [etcdKeyForIPAMHost('node-a'), '/calico/ipam/v2/host/node-a'],
     [etcdKeyForIPAMConfig(), '/calico/ipam/v2/config'],
     [etcdKeyForIPPool('p1'), '/calico/resources/v3/projectcalico.org/ippools/p1'],
     [etcdKeyForIPReservation('r1'), '/calico/resources/v3/projectcalico.org/ipreservations/r1'],

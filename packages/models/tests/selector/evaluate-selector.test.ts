@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateSelector, parseSelector } from '../../src/selector/parse-selector.js';
+import { parseSelector } from '../../src/selector/parse-selector.js';
 
 const labels = { app: 'web', tier: 'frontend', empty: '', 'kubernetes.io/os': 'linux', version: 'v1.2.3' };
 
-describe('evaluateSelector', () => {
+describe('evaluating a selector', () => {
   it.each([
     ['', true],
     ['   ', true],
@@ -47,7 +47,7 @@ describe('evaluateSelector', () => {
     ['app == "db" || tier == "frontend"', true],
     ['app == "db" || tier == "backend"', false],
   ])('%j over the sample labels is %s', (selector, expected) => {
-    expect(evaluateSelector(selector, labels)).toBe(expected);
+    expect(parseSelector(selector).evaluate(labels)).toBe(expected);
   });
 
   describe('precedence and negation', () => {
@@ -72,14 +72,14 @@ describe('evaluateSelector', () => {
       ['has(x) || has(y) || has(app)', true],
       ['has(app) && has(tier) && !has(x)', true],
     ])('%j is %s', (selector, expected) => {
-      expect(evaluateSelector(selector, labels)).toBe(expected);
+      expect(parseSelector(selector).evaluate(labels)).toBe(expected);
     });
   });
 
   it('matches only own labels, never prototype properties', () => {
-    expect(evaluateSelector('has(constructor)', {})).toBe(false);
-    expect(evaluateSelector('has(__proto__)', {})).toBe(false);
-    expect(evaluateSelector('toString != "x"', {})).toBe(true);
+    expect(parseSelector('has(constructor)').evaluate({})).toBe(false);
+    expect(parseSelector('has(__proto__)').evaluate({})).toBe(false);
+    expect(parseSelector('toString != "x"').evaluate({})).toBe(true);
   });
 
   it('reuses a parsed selector across label maps', () => {

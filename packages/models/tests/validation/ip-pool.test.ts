@@ -3,7 +3,7 @@ import { ValidationError } from '../../src/errors.js';
 import type { IPPool } from '../../src/resources/ip-pool.js';
 import { applyIPPoolDefaults } from '../../src/validation/ip-pool-defaults.js';
 import { IPPoolValidationError } from '../../src/validation/ip-pool-validation-error.js';
-import { ipPoolProblems, validateIPPool, validateIPPoolUpdate } from '../../src/validation/validate-ip-pool.js';
+import { ipPoolProblems, validateIPPool } from '../../src/validation/validate-ip-pool.js';
 
 const v4: IPPool = { name: 'pool-v4', cidr: '10.0.0.0/16' };
 const v6: IPPool = { name: 'pool-v6', cidr: 'fd00::/64' };
@@ -122,28 +122,5 @@ describe('validateIPPool', () => {
       'ipipMode and vxlanMode cannot both be enabled',
       'nodeSelector must not use global()',
     ]);
-  });
-});
-
-describe('validateIPPoolUpdate', () => {
-  it('accepts a change to mutable fields', () => {
-    expect(validateIPPoolUpdate(v4, { ...v4, natOutgoing: true, disabled: true }).disabled).toBe(true);
-  });
-
-  it('treats an absent block size and the default as the same', () => {
-    expect(validateIPPoolUpdate(v4, { ...v4, blockSize: 26 }).blockSize).toBe(26);
-  });
-
-  it.each<[string, IPPool, IPPool, string]>([
-    ['a new CIDR', v4, { ...v4, cidr: '10.1.0.0/16' }, 'cidr cannot be changed'],
-    ['a new block size', v4, { ...v4, blockSize: 24 }, 'blockSize cannot be changed'],
-    [
-      'moving away from LoadBalancer',
-      { ...v4, allowedUses: ['LoadBalancer'] },
-      { ...v4, allowedUses: ['Workload'] },
-      'a LoadBalancer pool cannot be changed to another use',
-    ],
-  ])('rejects %s', (_, before, after, problem) => {
-    expect(() => validateIPPoolUpdate(before, after)).toThrow(problem);
   });
 });

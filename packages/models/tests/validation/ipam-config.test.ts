@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { IPAMConfigConflictError, ValidationError } from '../../src/errors.js';
 import type { IPAMConfig } from '../../src/resources/ipam-config.js';
 import { IPAMConfigValidationError } from '../../src/validation/ip-pool-validation-error.js';
-import { applyIPAMConfigDefaults, DEFAULT_IPAM_CONFIG, effectiveMaxBlocksPerHost } from '../../src/validation/ipam-config-defaults.js';
+import { applyIPAMConfigDefaults, DEFAULT_IPAM_CONFIG } from '../../src/validation/ipam-config-defaults.js';
 import { validateIPAMConfig } from '../../src/validation/validate-ipam-config.js';
 
 const base: IPAMConfig = { strictAffinity: false, autoAllocateBlocks: true, maxBlocksPerHost: 0, ipCooldownSeconds: 0 };
@@ -27,11 +27,6 @@ describe('IPAMConfig defaults', () => {
       ipCooldownSeconds: 60,
       kubeVirtVMAddressPersistence: 'Disabled',
     });
-  });
-
-  it('reads maxBlocksPerHost 0 as the default cap of 20', () => {
-    expect(effectiveMaxBlocksPerHost({ maxBlocksPerHost: 0 })).toBe(20);
-    expect(effectiveMaxBlocksPerHost({ maxBlocksPerHost: 3 })).toBe(3);
   });
 });
 

@@ -4,7 +4,7 @@ import { renderHammer } from '../hammer/render-hammer.js';
 import { runHammer } from '../hammer/run-hammer.js';
 import { wantsHelp } from './command-help.js';
 import { HAMMER_HELP } from './hammer-help.js';
-import { numberFlag, parseFlags, stringFlag } from '@ipamkit/models';
+import { definedFields, numberFlag, parseFlags, stringFlag } from '@ipamkit/models';
 import { invalidSimFlag } from '../errors.js';
 import type { BinIo } from '@ipamkit/models';
 
@@ -47,7 +47,7 @@ export async function hammerCommand(args: readonly string[], io: Pick<BinIo, 'st
     services: numberFlag(f, 'services', invalidSimFlag),
     controllerKillMs: numberFlag(f, 'controller-kill-ms', invalidSimFlag),
   };
-  const options = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<HammerOptions>;
+  const options = definedFields(partial) as Partial<HammerOptions>;
   const result = await runHammer(options, io.stderr);
   io.stdout.write(renderHammer(result));
   const json = stringFlag(f, 'json');

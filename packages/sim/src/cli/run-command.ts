@@ -4,7 +4,7 @@ import { renderSummary } from '../run/render-summary.js';
 import type { RunOptions } from '../run/run-options.js';
 import { runSim } from '../run/run-sim.js';
 import { wantsHelp } from './command-help.js';
-import { type FlagValues, numberFlag, parseFlags, stringFlag } from '@ipamkit/models';
+import { definedFields, type FlagValues, numberFlag, parseFlags, stringFlag } from '@ipamkit/models';
 import { RUN_HELP } from './run-help.js';
 import { replayWhatIf, renderReplay } from '../what-if/replay-what-if.js';
 import { parseWhatIf } from '../what-if/what-if-flags.js';
@@ -49,7 +49,7 @@ export async function runCommand(args: readonly string[], io: Pick<BinIo, 'stdou
     seed: numberFlag(f, 'seed', invalidSimFlag),
     reportPath: stringFlag(f, 'report'),
   };
-  const options = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<RunOptions>;
+  const options = definedFields(partial) as Partial<RunOptions>;
   const result = await runSim(options, { progress: io.stderr });
   io.stdout.write(renderSummary(result));
   if (options.reportPath !== undefined) {

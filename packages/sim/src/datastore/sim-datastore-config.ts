@@ -1,4 +1,5 @@
 import { resolveDatastoreConfig, type DatastoreConfig } from '@ipamkit/ipam-datastore';
+import { definedFields } from '@ipamkit/models';
 import type { SimDatastoreType } from '../run/run-options.js';
 
 /** What `ipamkit-sim run` knows about its datastore when it opens it. */
@@ -20,14 +21,7 @@ export interface SimDatastoreFlags {
  */
 export function simDatastoreConfig(flags: SimDatastoreFlags, env: Readonly<Record<string, string | undefined>>): DatastoreConfig {
   const names = { datastoreType: '--datastore', sqlitePath: '--sqlite-path', etcdEndpoints: '--etcd-endpoints' };
-  if (flags.datastore === 'sqlite') return resolveDatastoreConfig(env, { datastoreType: 'sqlite', ...(flags.sqlitePath === undefined ? {} : { sqlitePath: flags.sqlitePath }) }, names);
-  return resolveDatastoreConfig(
-    env,
-    {
-      datastoreType: 'etcdv3',
-      ...(flags.etcdEndpoints === undefined ? {} : { etcdEndpoints: flags.etcdEndpoints.join(',') }),
-      ...(flags.etcdPrefix === undefined ? {} : { etcdPrefix: flags.etcdPrefix }),
-    },
-    names,
-  );
+  if (flags.datastore === 'sqlite') return resolveDatastoreConfig(env, definedFields({ datastoreType: 'sqlite', sqlitePath: flags.sqlitePath }), names);
+  const etcd = { datastoreType: 'etcdv3', etcdEndpoints: flags.etcdEndpoints?.join(','), etcdPrefix: flags.etcdPrefix };
+  return resolveDatastoreConfig(env, definedFields(etcd), names);
 }

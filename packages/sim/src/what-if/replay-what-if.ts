@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyWhatIf, computeRunway, loadClusterSnapshot, systemClock, type RunwayLimit } from '@ipamkit/ipam-core';
-import { applyIPPoolDefaults, type Datastore, type IPPool } from '@ipamkit/models';
+import { applyIPPoolDefaults, definedFields, type Datastore, type IPPool } from '@ipamkit/models';
 import { inProcessDriver, resultAddresses, type CniDriver } from '../run/cni-driver.js';
 import { RUN_DEFAULTS, type RunOptions } from '../run/run-options.js';
 import { openBackend } from '../run/run-sim.js';
@@ -42,11 +42,7 @@ async function applyForReal(ds: Datastore, snapshotPools: readonly IPPool[], cha
   for (let i = 1; i <= (change.addNodes?.count ?? 0); i += 1) await ds.nodes.create({ name: `what-if-node-${i}` });
   if (change.strictAffinity !== undefined || change.maxBlocksPerHost !== undefined) {
     const stored = await ds.ipamConfig.get();
-    await ds.ipamConfig.update({
-      ...stored,
-      ...(change.strictAffinity === undefined ? {} : { strictAffinity: change.strictAffinity }),
-      ...(change.maxBlocksPerHost === undefined ? {} : { maxBlocksPerHost: change.maxBlocksPerHost }),
-    });
+    await ds.ipamConfig.update({ ...stored, ...definedFields({ strictAffinity: change.strictAffinity, maxBlocksPerHost: change.maxBlocksPerHost }) });
   }
   for (const name of change.disablePools ?? []) {
     const stored = await ds.ipPools.get(name);
@@ -97,7 +93,7 @@ async function fillThroughCni(driver: CniDriver, nodes: readonly string[], dir: 
  */
 export async function replayWhatIf(o: ReplayOptions): Promise<ReplayResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ipamkit-sim-what-if-'));
-  const runOptions: RunOptions = { ...RUN_DEFAULTS, datastore: o.datastore, ...(o.sqlitePath === undefined ? {} : { sqlitePath: o.sqlitePath }), ...(o.etcdEndpoints === undefined ? {} : { etcdEndpoints: o.etcdEndpoints }) };
+  const runOptions: RunOptions = { ...RUN_DEFAULTS, datastore: o.datastore, ...definedFields({ sqlitePath: o.sqlitePath, etcdEndpoints: o.etcdEndpoints }) };
   const backend = await openBackend(runOptions, dir);
   try {
     const ds = backend.ds;
@@ -106,7 +102,7 @@ export async function replayWhatIf(o: ReplayOptions): Promise<ReplayResult> {
     for (let i = 0; i < o.nodes; i += 1) await ds.nodes.create({ name: `node-${String(i).padStart(3, '0')}` });
     const snapshot = await loadClusterSnapshot(ds, systemClock.now());
     const changed = applyWhatIf(snapshot, o.replay.change);
-    const report = computeRunway(changed, { ipVersions: [4], ...(o.replay.podsPerNode === undefined ? {} : { podsPerNode: o.replay.podsPerNode }) });
+    const report = computeRunway(changed, definedFields({ ipVersions: [4 as const], podsPerNode: o.replay.podsPerNode }));
     await applyForReal(ds, snapshot.pools, o.replay.change);
     const nodes = (await ds.nodes.list()).map((n) => n.name);
     const capacity = changed.pools.reduce((sum, p) => sum + 2 ** (32 - Number(p.cidr.split('/')[1])), 0);
