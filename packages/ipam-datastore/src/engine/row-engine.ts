@@ -73,9 +73,19 @@ export interface RowEngine {
    * buffered write), so an engine may keep it without copying.
    */
   putRow(kind: KindName, row: StoredRow, owned?: boolean): void;
+  /**
+   * Optional: a private copy of `value` for a later `putRow(…, owned)`, made the way this engine
+   * can keep it without another walk (SQLite: the decode cache's exact copy). Absent: `copyValue`.
+   */
+  ownedCopy?(kind: KindName, value: Record<string, unknown>): Record<string, unknown>;
   removeRow(kind: KindName, key: string): void;
   /** Advances the global revision and returns the new value (inside a write). */
   bumpRevision(): bigint;
+  /**
+   * Optional: the next `count` `bumpRevision` calls of this write will follow; an engine may take
+   * them from its counter at once (SQLite: one statement instead of `count`).
+   */
+  reserveRevisions?(count: number): void;
   currentRevision(): bigint;
   appendChange(change: ChangeRecord): void;
   /** Changes of `kind` with revision > `after`, oldest first, at most `limit`. */
