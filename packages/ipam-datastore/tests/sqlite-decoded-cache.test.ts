@@ -49,6 +49,43 @@ describe('DecodedValueCache.seed', () => {
   });
 });
 
+describe('DecodedValueCache.take', () => {
+  it('hands a hit over without a copy and forgets it; a miss is decoded and not kept', () => {
+    const cache = new DecodedValueCache(4);
+    const seeded = { name: 'a', labels: { from: 'seed' } };
+    cache.seed('node', 'a', '{"name":"a"}', seeded);
+    expect(cache.take('node', 'a', '{"name":"a"}')).toBe(seeded);
+    // Taken: what the next reader gets is decoded from the text, not the value handed over.
+    seeded.labels.from = 'the taker';
+    expect(cache.decode('node', 'a', '{"name":"a"}')).toEqual({ name: 'a' });
+    const missed = cache.take('node', 'b', '{"name":"b"}');
+    expect(missed).toEqual({ name: 'b' });
+    missed['name'] = 'changed';
+    expect(cache.take('node', 'b', '{"name":"b"}')).toEqual({ name: 'b' });
+  });
+
+  it('leaves stored blocks as they were when a transaction changes the block it read', async () => {
+    const tmp = tempDir('sqlite-take');
+    const ds = createSqliteDatastore({ path: join(tmp.dir, 'ipam.db') });
+    try {
+      const created = await ds.blocks.create(allocateFirst(sampleBlock('10.0.0.0/30'), 'h1'));
+      const transact = ds.transact;
+      if (transact === undefined) throw new Error('sqlite has transact');
+      for (let i = 0; i < 2; i++) {
+        const read = await transact((tx) => tx.blocks.get('10.0.0.0/30'));
+        read.allocations[0] = 3;
+        read.attributes.push({ handleId: 'intruder' });
+        read.sequenceNumberForAllocation['0'] = 99n;
+      }
+      expect(await transact((tx) => tx.blocks.get('10.0.0.0/30'))).toEqual(created);
+      expect(await ds.blocks.get('10.0.0.0/30')).toEqual(created);
+    } finally {
+      await ds.close();
+      tmp.remove();
+    }
+  });
+});
+
 // Values that round-trip exactly and values the codec changes (unsafe integers as numbers, small
 // bigints, -0, undefined members and items, holes, Dates, Maps).
 const roundTripValue = fc.letrec((tie) => ({
