@@ -49,21 +49,7 @@ describe('DecodedValueCache.seed', () => {
   });
 });
 
-describe('DecodedValueCache.take', () => {
-  it('hands a hit over without a copy and forgets it; a miss is decoded and not kept', () => {
-    const cache = new DecodedValueCache(4);
-    const seeded = { name: 'a', labels: { from: 'seed' } };
-    cache.seed('node', 'a', '{"name":"a"}', seeded);
-    expect(cache.take('node', 'a', '{"name":"a"}')).toBe(seeded);
-    // Taken: what the next reader gets is decoded from the text, not the value handed over.
-    seeded.labels.from = 'the taker';
-    expect(cache.decode('node', 'a', '{"name":"a"}')).toEqual({ name: 'a' });
-    const missed = cache.take('node', 'b', '{"name":"b"}');
-    expect(missed).toEqual({ name: 'b' });
-    missed['name'] = 'changed';
-    expect(cache.take('node', 'b', '{"name":"b"}')).toEqual({ name: 'b' });
-  });
-
+describe('transaction reads', () => {
   it('leaves stored blocks as they were when a transaction changes the block it read', async () => {
     const tmp = tempDir('sqlite-take');
     const ds = createSqliteDatastore({ path: join(tmp.dir, 'ipam.db') });

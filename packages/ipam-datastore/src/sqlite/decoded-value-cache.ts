@@ -31,20 +31,6 @@ export class DecodedValueCache {
     return value;
   }
 
-  /**
-   * As `decode`, but the caller takes the value over: a hit hands out the entry's own value and
-   * drops the entry (no copy: nothing else holds it any more), a miss is decoded and not stored.
-   * For a transaction's read of a row it will most likely write, which seeds the entry again
-   * (design/ipam-datastore.md, "Allocation cost: fewer statements").
-   */
-  take(kind: KindName, key: string, text: string): Record<string, unknown> {
-    const id = `${kind}\u0000${key}`;
-    const hit = this.entries.get(id);
-    if (hit?.text !== text) return decodeValue(kind, text);
-    this.entries.delete(id);
-    return hit.value;
-  }
-
   /** As `decode`, but a miss is not stored: a scan of every row must not evict the rows in use. */
   decodeWithoutStoring(kind: KindName, key: string, text: string): Record<string, unknown> {
     const hit = this.entries.get(`${kind}\u0000${key}`);
