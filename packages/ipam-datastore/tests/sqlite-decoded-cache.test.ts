@@ -49,6 +49,29 @@ describe('DecodedValueCache.seed', () => {
   });
 });
 
+describe('DecodedValueCache.take', () => {
+  it('hands over the value a write seeded, once, and forgets it', () => {
+    const cache = new DecodedValueCache(4);
+    // A seed that differs from what the text decodes to shows where a value came from.
+    const seeded = { name: 'a', labels: { from: 'seed' } };
+    cache.seed('node', 'a', '{"name":"a"}', seeded);
+    expect(cache.take('node', 'a', '{"name":"a"}')).toBe(seeded);
+    seeded.labels.from = 'the taker';
+    expect(cache.take('node', 'a', '{"name":"a"}')).toEqual({ name: 'a' });
+  });
+
+  it('copies a decoded entry and keeps it, so a row read and not written is not decoded again', () => {
+    const cache = new DecodedValueCache(4);
+    const first = cache.take('node', 'b', '{"name":"b"}');
+    first['name'] = 'changed';
+    const second = cache.take('node', 'b', '{"name":"b"}');
+    const third = cache.take('node', 'b', '{"name":"b"}');
+    expect(second).toEqual({ name: 'b' });
+    expect(third).toEqual({ name: 'b' });
+    expect(third).not.toBe(second);
+  });
+});
+
 describe('transaction reads', () => {
   it('leaves stored blocks as they were when a transaction changes the block it read', async () => {
     const tmp = tempDir('sqlite-take');

@@ -58,6 +58,11 @@ export interface RowEngine {
   rollback(): void;
   /** The row under `key`, soft-deleted or not. */
   getRow(kind: KindName, key: string): StoredRow | undefined;
+  /**
+   * Optional: `getRow` for a reader that takes the value over, inside a write transaction: the
+   * engine may hand out a value it memoised without copying it, and then forgets it (SQLite).
+   */
+  takeRow?(kind: KindName, key: string): StoredRow | undefined;
   /** Live (not soft-deleted) rows matching `filter`, in key order. */
   listRows(kind: KindName, filter: RowFilter): StoredRow[];
   /** Live rows matching `filter` whose key is after `after` (all when absent), in key order, at most `limit`. */

@@ -22,7 +22,8 @@ export class TxRowMemo {
   /** The engine as the body's readers see it: every row read by key is remembered. */
   readonly reading: ReadEngine = {
     getRow: (kind, key) => {
-      const row = this.engine.getRow(kind, key);
+      // The body's reader owns what it reads (each read is a fresh value), so the engine need not copy.
+      const row = this.engine.takeRow === undefined ? this.engine.getRow(kind, key) : this.engine.takeRow(kind, key);
       this.known.set(idOf(kind, key), row === undefined ? null : { revision: row.revision, softDeleted: isRowSoftDeleted(kind, row) });
       return row;
     },

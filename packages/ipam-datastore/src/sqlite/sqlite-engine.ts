@@ -49,8 +49,12 @@ class SqliteRow implements StoredRow {
     private readonly kind: KindName,
     private readonly row: ObjectRow,
     private readonly cache: DecodedValueCache,
-    /** False for rows of a paged scan, which must not flood the cache. */
-    private readonly store = true,
+    /**
+     * How the value is decoded: `store` memoises it and hands out a copy, `scan` (rows of a paged
+     * scan, which must not flood the cache) does not memoise a miss, `take` hands the memoised
+     * value itself over and drops it (DecodedValueCache.take).
+     */
+    private readonly mode: 'store' | 'scan' | 'take' = 'store',
   ) {}
 
   get key(): string {
@@ -66,9 +70,12 @@ class SqliteRow implements StoredRow {
   }
 
   get value(): Record<string, unknown> {
-    this.decoded ??= this.store
-      ? this.cache.decode(this.kind, this.row.key, this.row.value)
-      : this.cache.decodeWithoutStoring(this.kind, this.row.key, this.row.value);
+    this.decoded ??=
+      this.mode === 'store'
+        ? this.cache.decode(this.kind, this.row.key, this.row.value)
+        : this.mode === 'take'
+          ? this.cache.take(this.kind, this.row.key, this.row.value)
+          : this.cache.decodeWithoutStoring(this.kind, this.row.key, this.row.value);
     return this.decoded;
   }
 
@@ -270,6 +277,11 @@ export class SqliteEngine implements RowEngine {
     return row === undefined ? undefined : new SqliteRow(kind, row, this.decoded);
   }
 
+  takeRow(kind: KindName, key: string): StoredRow | undefined {
+    const row = this.kind(kind).get.get(key);
+    return row === undefined ? undefined : new SqliteRow(kind, row, this.decoded, 'take');
+  }
+
   listRows(kind: KindName, filter: RowFilter): StoredRow[] {
     const { shape, params } = filterClause(filter);
     return this.listStatement(kind, shape, `${shape} ORDER BY key`).all(...params).map((r) => new SqliteRow(kind, r, this.decoded));
@@ -308,7 +320,7 @@ export class SqliteEngine implements RowEngine {
     if (after !== undefined) params.push(after);
     params.push(limit);
     // The primary key's index serves `key > ? ORDER BY key LIMIT ?`: each page is a range scan.
-    return this.listStatement(kind, `page:${shape}`, `${shape} ORDER BY key LIMIT ?`).all(...params).map((r) => new SqliteRow(kind, r, this.decoded, false));
+    return this.listStatement(kind, `page:${shape}`, `${shape} ORDER BY key LIMIT ?`).all(...params).map((r) => new SqliteRow(kind, r, this.decoded, 'scan'));
   }
 
   /** The prepared `SELECT` of live rows of `kind` with `tail` after the soft-delete filter, cached under `id`. */
