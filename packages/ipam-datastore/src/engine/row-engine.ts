@@ -60,7 +60,8 @@ export interface RowEngine {
   getRow(kind: KindName, key: string): StoredRow | undefined;
   /**
    * Optional: `getRow` for a reader that takes the value over, inside a write transaction: the
-   * engine may hand out a value it memoised without copying it, and then forgets it (SQLite).
+   * engine may hand out, without copying it, a value its own write memoised, and then forgets it
+   * (SQLite's DecodedValueCache.take).
    */
   takeRow?(kind: KindName, key: string): StoredRow | undefined;
   /** Live (not soft-deleted) rows matching `filter`, in key order. */
