@@ -49,6 +49,52 @@ describe('DecodedValueCache.seed', () => {
   });
 });
 
+describe('DecodedValueCache.take', () => {
+  it('hands over the value a write seeded, once, and forgets it', () => {
+    const cache = new DecodedValueCache(4);
+    // A seed that differs from what the text decodes to shows where a value came from.
+    const seeded = { name: 'a', labels: { from: 'seed' } };
+    cache.seed('node', 'a', '{"name":"a"}', seeded);
+    expect(cache.take('node', 'a', '{"name":"a"}')).toBe(seeded);
+    seeded.labels.from = 'the taker';
+    expect(cache.take('node', 'a', '{"name":"a"}')).toEqual({ name: 'a' });
+  });
+
+  it('copies a decoded entry and keeps it, so a row read and not written is not decoded again', () => {
+    const cache = new DecodedValueCache(4);
+    const first = cache.take('node', 'b', '{"name":"b"}');
+    first['name'] = 'changed';
+    const second = cache.take('node', 'b', '{"name":"b"}');
+    const third = cache.take('node', 'b', '{"name":"b"}');
+    expect(second).toEqual({ name: 'b' });
+    expect(third).toEqual({ name: 'b' });
+    expect(third).not.toBe(second);
+  });
+});
+
+describe('transaction reads', () => {
+  it('leaves stored blocks as they were when a transaction changes the block it read', async () => {
+    const tmp = tempDir('sqlite-take');
+    const ds = createSqliteDatastore({ path: join(tmp.dir, 'ipam.db') });
+    try {
+      const created = await ds.blocks.create(allocateFirst(sampleBlock('10.0.0.0/30'), 'h1'));
+      const transact = ds.transact;
+      if (transact === undefined) throw new Error('sqlite has transact');
+      for (let i = 0; i < 2; i++) {
+        const read = await transact((tx) => tx.blocks.get('10.0.0.0/30'));
+        read.allocations[0] = 3;
+        read.attributes.push({ handleId: 'intruder' });
+        read.sequenceNumberForAllocation['0'] = 99n;
+      }
+      expect(await transact((tx) => tx.blocks.get('10.0.0.0/30'))).toEqual(created);
+      expect(await ds.blocks.get('10.0.0.0/30')).toEqual(created);
+    } finally {
+      await ds.close();
+      tmp.remove();
+    }
+  });
+});
+
 // Values that round-trip exactly and values the codec changes (unsafe integers as numbers, small
 // bigints, -0, undefined members and items, holes, Dates, Maps).
 const roundTripValue = fc.letrec((tie) => ({

@@ -46,7 +46,30 @@ export function garbageCollectCooldown(
   block: AllocationBlock,
   args: CooldownArgs,
 ): { block: AllocationBlock; changed: boolean; freed: number[] } {
+  // The steady state of every allocation: nothing to collect, so no clone (design/ipam-core.md,
+  // "Allocation cost: the third round (2026-12-01)").
+  if (!anythingToCollect(block, args)) return { block, changed: false, freed: [] };
   const next = cloneBlock(block);
   const { freed, changed } = collectInPlace(next, args);
   return changed ? { block: next, changed, freed } : { block, changed, freed };
+}
+
+/**
+ * Whether `collectInPlace` would change `block`: an ordinal whose cooldown is over, or an attribute
+ * no ordinal refers to (compaction drops it). False means the collect step returns `block` as is.
+ */
+function anythingToCollect(block: AllocationBlock, args: CooldownArgs): boolean {
+  const attributes = block.attributes;
+  const used = new Array<boolean>(attributes.length).fill(false);
+  let usedCount = 0;
+  for (const index of block.allocations) {
+    if (index === null) continue;
+    const releasedAt = attributes[index]?.releasedAt;
+    if (releasedAt !== undefined && cooledDown(releasedAt, args)) return true;
+    if (index >= 0 && index < attributes.length && used[index] === false) {
+      used[index] = true;
+      usedCount++;
+    }
+  }
+  return usedCount !== attributes.length;
 }

@@ -6,7 +6,8 @@ import { autoAssignInBlock } from '../../src/block/take-free-addresses.js';
 import { AddressInUseError } from '../../src/block/block-errors.js';
 import { sequenceNumberFor } from '../../src/block/block-queries.js';
 import { bumpSequenceNumber } from '../../src/block/block-writes.js';
-import { garbageCollectCooldown } from '../../src/block/garbage-collect-cooldown.js';
+import { collectInPlace, garbageCollectCooldown } from '../../src/block/garbage-collect-cooldown.js';
+import { cloneBlock } from '../../src/block/block-state.js';
 import { WINDOWS_RESERVED_HANDLE } from '../../src/block/host-reserved-attr.js';
 import { newBlock } from '../../src/block/new-block.js';
 import { addressOf } from '../../src/block/ordinals.js';
@@ -88,6 +89,11 @@ function step(block: AllocationBlock, o: Op, ctx: { now: Date; cooldownSeconds: 
     }
     case 'gc': {
       const r = garbageCollectCooldown(block, { cooldownSeconds, now });
+      // Skipping the clone when nothing is to collect must decide as collecting on a clone does.
+      const onClone = cloneBlock(block);
+      expect(collectInPlace(onClone, { cooldownSeconds, now }).changed).toBe(r.changed);
+      expect(r.block === block).toBe(!r.changed);
+      if (!r.changed) expect(r.block).toEqual(block);
       appendsAscending(r.block);
       expect(r.freed).toEqual(r.block.unallocated.slice(block.unallocated.length));
       return bumpSequenceNumber(r.block);

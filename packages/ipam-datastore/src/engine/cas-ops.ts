@@ -6,6 +6,12 @@ import { withoutStack } from '../without-stack.js';
 // The compare-and-swap rules of design/calico-stored-formats.md#consistency, written once for every row engine. Each
 // function runs inside an engine write (or read) and throws the models' errors.
 
+/** What the CAS writes use of an engine (a transaction applies them through its TxRowMemo). */
+export type CasEngine = Pick<RowEngine, 'getRow' | 'putRow' | 'removeRow' | 'bumpRevision' | 'appendChange'>;
+
+/** What the readers use of an engine. */
+export type ReadEngine = Pick<RowEngine, 'getRow' | 'listRows'>;
+
 const identifier = (kind: KindName, key: string): string => `${kind} ${key}`;
 
 export function parseRevision(kind: KindName, key: string, revision: string): bigint {
@@ -33,7 +39,7 @@ export function stacklessNotFoundError(kind: KindName, key: string): NotFoundErr
 
 /** A live row or the error `absent` builds: soft-deleted rows do not exist for readers. */
 export function getLive(
-  engine: RowEngine,
+  engine: Pick<RowEngine, 'getRow'>,
   kind: KindName,
   key: string,
   absent: (kind: KindName, key: string) => Error = notFoundError,
@@ -43,7 +49,7 @@ export function getLive(
   return row;
 }
 
-export function listLive(engine: RowEngine, kind: KindName, filter: RowFilter = {}): StoredRow[] {
+export function listLive(engine: Pick<RowEngine, 'listRows'>, kind: KindName, filter: RowFilter = {}): StoredRow[] {
   return engine.listRows(kind, filter);
 }
 
@@ -51,7 +57,7 @@ export function listLive(engine: RowEngine, kind: KindName, filter: RowFilter = 
  * Creates `value`; a soft-deleted row under the same key is replaced, as if its delete had
  * finished. `owned`: nothing but the engine references `value` (see RowEngine.putRow).
  */
-export function createRow(engine: RowEngine, kind: KindName, value: Record<string, unknown>, owned = false): StoredRow {
+export function createRow(engine: CasEngine, kind: KindName, value: Record<string, unknown>, owned = false): StoredRow {
   const key = KINDS[kind].keyOf(value);
   const existing = engine.getRow(kind, key);
   if (existing !== undefined && !isRowSoftDeleted(kind, existing)) throw new AlreadyExistsError(identifier(kind, key));
@@ -67,7 +73,7 @@ export function createRow(engine: RowEngine, kind: KindName, value: Record<strin
  * CAS update at `revision`. Writing `deleted: true` is a soft delete: the row stays but every
  * reader hides it and watchers see `deleted`.
  */
-export function updateRow(engine: RowEngine, kind: KindName, value: Record<string, unknown>, revision: string, owned = false): StoredRow {
+export function updateRow(engine: CasEngine, kind: KindName, value: Record<string, unknown>, revision: string, owned = false): StoredRow {
   const key = KINDS[kind].keyOf(value);
   const expected = parseRevision(kind, key, revision);
   const existing = getLive(engine, kind, key);
@@ -83,11 +89,13 @@ export function updateRow(engine: RowEngine, kind: KindName, value: Record<strin
 }
 
 /** Compare-and-delete at `revision`; unconditional when it is absent. */
-export function deleteRow(engine: RowEngine, kind: KindName, key: string, revision?: string): void {
+export function deleteRow(engine: CasEngine, kind: KindName, key: string, revision?: string): void {
   const expected = revision === undefined ? undefined : parseRevision(kind, key, revision);
   const existing = getLive(engine, kind, key);
   if (expected !== undefined && existing.revision !== expected) throw new ConflictError(identifier(kind, key));
+  // Taken before the row goes: a transaction's known row reads its value only when asked (TxRowMemo).
+  const last = existing.value;
   engine.removeRow(kind, key);
   const at = engine.bumpRevision();
-  engine.appendChange({ revision: at, kind, key, type: 'deleted', value: existing.value, valueRevision: existing.revision });
+  engine.appendChange({ revision: at, kind, key, type: 'deleted', value: last, valueRevision: existing.revision });
 }

@@ -14,7 +14,7 @@ import type {
 } from '@ipamkit/models';
 import { pageLimit } from '../page-limit.js';
 import { blockOrdinalsOf } from './block-ordinals.js';
-import { createRow, deleteRow, getLive, listLive, stacklessNotFoundError, updateRow } from './cas-ops.js';
+import { createRow, deleteRow, getLive, listLive, type ReadEngine, stacklessNotFoundError, updateRow } from './cas-ops.js';
 import { affinityRowKey, type KindName, type RowFilter } from './kinds.js';
 import type { EngineRunner } from './engine-runner.js';
 import type { StoredRow } from './row-engine.js';
@@ -31,11 +31,18 @@ export interface KindReader<T> {
   list(filter?: RowFilter): Versioned<T>[];
 }
 
-/** `absent` builds the error `get` throws for a missing row (default: getLive's NotFoundError). */
-export function kindReader<T>(runner: EngineRunner, kind: KindName, absent?: (kind: KindName, key: string) => Error): KindReader<T> {
+/**
+ * `absent` builds the error `get` throws for a missing row (default: getLive's NotFoundError).
+ * `source.engine` is read at each call: a runner's engine, or a transaction's recording view.
+ */
+export function kindReader<T>(
+  source: { readonly engine: ReadEngine },
+  kind: KindName,
+  absent?: (kind: KindName, key: string) => Error,
+): KindReader<T> {
   return {
-    get: (key) => versioned<T>(getLive(runner.engine, kind, key, absent)),
-    list: (filter = {}) => listLive(runner.engine, kind, filter).map((r) => versioned<T>(r)),
+    get: (key) => versioned<T>(getLive(source.engine, kind, key, absent)),
+    list: (filter = {}) => listLive(source.engine, kind, filter).map((r) => versioned<T>(r)),
   };
 }
 

@@ -9,12 +9,15 @@ import type {
   Node,
   TxWrite,
 } from '@ipamkit/models';
-import { createRow, deleteRow, stacklessNotFoundError, updateRow } from './cas-ops.js';
+import { type CasEngine, createRow, deleteRow, stacklessNotFoundError, updateRow } from './cas-ops.js';
 import type { EngineRunner } from './engine-runner.js';
 import { engineStamps } from './engine-stamps.js';
 import { affinityFilter, affinityKeyOf, kindReader } from './engine-stores.js';
 import { KINDS, type KindName } from './kinds.js';
-import { storableValue } from './validate-value.js';
+import { TxRowMemo } from './tx-row-memo.js';
+import { copyValue } from './copy-value.js';
+import type { RowEngine } from './row-engine.js';
+import { checkedValue } from './validate-value.js';
 
 const KIND_OF: Record<TxWrite['kind'], KindName> = { block: 'block', affinity: 'affinity', handle: 'handle' };
 
@@ -26,18 +29,20 @@ interface PreparedWrite {
   readonly revision: string;
 }
 
-function prepare(write: TxWrite): PreparedWrite {
+function prepare(engine: RowEngine, write: TxWrite): PreparedWrite {
   const kind = KIND_OF[write.kind];
-  const value = storableValue(kind, write.value);
+  const checked = checkedValue(kind, write.value);
+  // One private copy, made as the engine will keep it (design/ipam-datastore.md, "Allocation cost").
+  const value = engine.ownedCopy?.(kind, checked) ?? copyValue(checked);
   const revision = 'revision' in write.value ? write.value.revision : '';
   return { op: write.op, kind, value, revision };
 }
 
 /** `w.value` is the copy `prepare` made and nothing else references: the engine owns it. */
-function apply(runner: EngineRunner, w: PreparedWrite): void {
-  if (w.op === 'create') createRow(runner.engine, w.kind, w.value, true);
-  else if (w.op === 'update') updateRow(runner.engine, w.kind, w.value, w.revision, true);
-  else deleteRow(runner.engine, w.kind, KINDS[w.kind].keyOf(w.value), w.revision);
+function apply(engine: CasEngine, w: PreparedWrite): void {
+  if (w.op === 'create') createRow(engine, w.kind, w.value, true);
+  else if (w.op === 'update') updateRow(engine, w.kind, w.value, w.revision, true);
+  else deleteRow(engine, w.kind, KINDS[w.kind].keyOf(w.value), w.revision);
 }
 
 /**
@@ -51,13 +56,16 @@ export function engineTransact<R>(runner: EngineRunner, body: (tx: DatastoreTx) 
     const writes: PreparedWrite[] = [];
     // A missing object is an answer inside a transaction (the core catches it): no stack trace.
     const absent = stacklessNotFoundError;
-    const blocks = kindReader<AllocationBlock>(runner, 'block', absent);
-    const affinities = kindReader<BlockAffinity>(runner, 'affinity', absent);
-    const handles = kindReader<IPAMHandle>(runner, 'handle', absent);
-    const config = kindReader<IPAMConfig>(runner, 'ipamConfig', absent);
-    const pools = kindReader<IPPool>(runner, 'ipPool');
-    const reservations = kindReader<IPReservation>(runner, 'ipReservation');
-    const nodes = kindReader<Node>(runner, 'node', absent);
+    // The rows the body reads are remembered, so the CAS checks of its writes need not read them again.
+    const memo = new TxRowMemo(runner.engine);
+    const source = { engine: memo.reading };
+    const blocks = kindReader<AllocationBlock>(source, 'block', absent);
+    const affinities = kindReader<BlockAffinity>(source, 'affinity', absent);
+    const handles = kindReader<IPAMHandle>(source, 'handle', absent);
+    const config = kindReader<IPAMConfig>(source, 'ipamConfig', absent);
+    const pools = kindReader<IPPool>(source, 'ipPool');
+    const reservations = kindReader<IPReservation>(source, 'ipReservation');
+    const nodes = kindReader<Node>(source, 'node', absent);
     const read = <T>(fn: () => T): Promise<T> => new Promise((resolve) => resolve(runner.guard(fn)));
     let open = true;
     const tx: DatastoreTx = {
@@ -74,7 +82,7 @@ export function engineTransact<R>(runner: EngineRunner, body: (tx: DatastoreTx) 
       nodes: { get: (name) => read(() => nodes.get(name)) },
       write: (w) => {
         if (!open) throw new Error('transaction already finished: write() called after the body returned');
-        writes.push(prepare(w));
+        writes.push(prepare(runner.engine, w));
       },
     };
     runner.guard(() => runner.engine.beginWrite());
@@ -82,7 +90,9 @@ export function engineTransact<R>(runner: EngineRunner, body: (tx: DatastoreTx) 
       const result = await body(tx);
       open = false;
       runner.guard(() => {
-        for (const w of writes) apply(runner, w);
+        // Each write takes exactly one revision.
+        runner.engine.reserveRevisions?.(writes.length);
+        for (const w of writes) apply(memo.applying, w);
       });
       runner.guard(() => runner.engine.commit());
       return result;

@@ -58,6 +58,12 @@ export interface RowEngine {
   rollback(): void;
   /** The row under `key`, soft-deleted or not. */
   getRow(kind: KindName, key: string): StoredRow | undefined;
+  /**
+   * Optional: `getRow` for a reader that takes the value over, inside a write transaction: the
+   * engine may hand out, without copying it, a value its own write memoised, and then forgets it
+   * (SQLite's DecodedValueCache.take).
+   */
+  takeRow?(kind: KindName, key: string): StoredRow | undefined;
   /** Live (not soft-deleted) rows matching `filter`, in key order. */
   listRows(kind: KindName, filter: RowFilter): StoredRow[];
   /** Live rows matching `filter` whose key is after `after` (all when absent), in key order, at most `limit`. */
@@ -73,9 +79,19 @@ export interface RowEngine {
    * buffered write), so an engine may keep it without copying.
    */
   putRow(kind: KindName, row: StoredRow, owned?: boolean): void;
+  /**
+   * Optional: a private copy of `value` for a later `putRow(…, owned)`, made the way this engine
+   * can keep it without another walk (SQLite: the decode cache's exact copy). Absent: `copyValue`.
+   */
+  ownedCopy?(kind: KindName, value: Record<string, unknown>): Record<string, unknown>;
   removeRow(kind: KindName, key: string): void;
   /** Advances the global revision and returns the new value (inside a write). */
   bumpRevision(): bigint;
+  /**
+   * Optional: the next `count` `bumpRevision` calls of this write will follow; an engine may take
+   * them from its counter at once (SQLite: one statement instead of `count`).
+   */
+  reserveRevisions?(count: number): void;
   currentRevision(): bigint;
   appendChange(change: ChangeRecord): void;
   /** Changes of `kind` with revision > `after`, oldest first, at most `limit`. */

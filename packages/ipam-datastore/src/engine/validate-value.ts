@@ -51,6 +51,14 @@ function checkIpamConfig(v: Record<string, unknown>): void {
 
 /** Checks `value` and returns a copy without the backend bookkeeping fields. */
 export function storableValue(kind: KindName, value: unknown): Record<string, unknown> {
+  return copyValue(checkedValue(kind, value));
+}
+
+/**
+ * Checks `value` and returns it without the backend bookkeeping fields: a shallow copy that still
+ * shares everything below the top with `value` (copy it before keeping it).
+ */
+export function checkedValue(kind: KindName, value: unknown): Record<string, unknown> {
   if (!isObject(value)) fail(kind, 'expected an object');
   const { revision: _revision, uid: _uid, ...rest } = value;
   switch (kind) {
@@ -69,5 +77,5 @@ export function storableValue(kind: KindName, value: unknown): Record<string, un
     default:
       if (!nonEmpty(rest['name'])) fail(kind, 'name must be a non-empty string');
   }
-  return copyValue(rest);
+  return rest;
 }

@@ -4,8 +4,10 @@ import { decodeValue } from './row-codec.js';
 
 interface Entry {
   readonly text: string;
-  /** Equal to `decodeValue(kind, text)`; never handed out, only copies of it. */
+  /** Equal to `decodeValue(kind, text)`; handed out only as copies, or once by `take`. */
   readonly value: Record<string, unknown>;
+  /** Seeded by a write of this connection: `take` may hand the value itself over. */
+  readonly written: boolean;
 }
 
 /**
@@ -27,8 +29,24 @@ export class DecodedValueCache {
     const hit = this.entries.get(id);
     if (hit?.text === text) return copyValue(hit.value);
     const value = decodeValue(kind, text);
-    this.store(id, { text, value: copyValue(value) });
+    this.store(id, { text, value: copyValue(value), written: false });
     return value;
+  }
+
+  /**
+   * As `decode`, except that a hit on an entry a write seeded hands out the entry's own value and
+   * drops the entry (no copy: nothing else holds it any more). For a transaction's read of a row
+   * by key: such a row (the block an allocation takes from, its handle) is most often written
+   * again by the same transaction, which seeds a new entry. A row read and not written is decoded
+   * once on its next read and then kept as a decoded entry, which is copied from then on until a
+   * write seeds it again (design/ipam-datastore.md, "Allocation cost: fewer statements").
+   */
+  take(kind: KindName, key: string, text: string): Record<string, unknown> {
+    const id = `${kind}\u0000${key}`;
+    const hit = this.entries.get(id);
+    if (hit?.text !== text || !hit.written) return this.decode(kind, key, text);
+    this.entries.delete(id);
+    return hit.value;
   }
 
   /** As `decode`, but a miss is not stored: a scan of every row must not evict the rows in use. */
@@ -43,7 +61,7 @@ export class DecodedValueCache {
    * `decodeValue(kind, text)` (see decodedCopy) and not keep it.
    */
   seed(kind: KindName, key: string, text: string, value: Record<string, unknown>): void {
-    this.store(`${kind}\u0000${key}`, { text, value });
+    this.store(`${kind}\u0000${key}`, { text, value, written: true });
   }
 
   private store(id: string, entry: Entry): void {

@@ -1,9 +1,11 @@
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
+import { StampMemo } from './stamp-memo.js';
 import { decodeValue, encodeExact, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
 import { translateSqliteError } from './translate-sqlite-error.js';
@@ -47,8 +49,12 @@ class SqliteRow implements StoredRow {
     private readonly kind: KindName,
     private readonly row: ObjectRow,
     private readonly cache: DecodedValueCache,
-    /** False for rows of a paged scan, which must not flood the cache. */
-    private readonly store = true,
+    /**
+     * How the value is decoded: `store` memoises it and hands out a copy, `scan` (rows of a paged
+     * scan, which must not flood the cache) does not memoise a miss, `take` hands the memoised
+     * value itself over and drops it (DecodedValueCache.take).
+     */
+    private readonly mode: 'store' | 'scan' | 'take' = 'store',
   ) {}
 
   get key(): string {
@@ -64,9 +70,12 @@ class SqliteRow implements StoredRow {
   }
 
   get value(): Record<string, unknown> {
-    this.decoded ??= this.store
-      ? this.cache.decode(this.kind, this.row.key, this.row.value)
-      : this.cache.decodeWithoutStoring(this.kind, this.row.key, this.row.value);
+    this.decoded ??=
+      this.mode === 'store'
+        ? this.cache.decode(this.kind, this.row.key, this.row.value)
+        : this.mode === 'take'
+          ? this.cache.take(this.kind, this.row.key, this.row.value)
+          : this.cache.decodeWithoutStoring(this.kind, this.row.key, this.row.value);
     return this.decoded;
   }
 
@@ -131,8 +140,19 @@ export class SqliteEngine implements RowEngine {
   private readonly commitStatement: Database.Statement;
   private readonly rollbackStatement: Database.Statement;
   private readonly bump: Database.Statement<[], { value: bigint }>;
-  private readonly current: Database.Statement<[], { value: bigint }>;
+  private readonly reserve: Database.Statement<[bigint], { value: bigint }>;
+  /** Revisions taken from the counter by `reserveRevisions` and not handed out yet (this write only). */
+  private reserved: { next: bigint; last: bigint } | undefined;
+  private readonly dataVersion: Database.Statement<[], bigint>;
+  /** Between `beginWrite` and its commit or rollback. */
+  private writing = false;
+  /** This write transaction's `PRAGMA data_version`, read on its first stamp. */
+  private txDataVersion: bigint | undefined;
+  private readonly stamps = new StampMemo();
+  /** Copies made by `ownedCopy` that `decodedCopy` accepted: exact already, nobody else holds them. */
+  private readonly exactCopies = new WeakSet<Record<string, unknown>>();
   private readonly insertChange: Database.Statement<[bigint, string, string, string, string, bigint]>;
+  private readonly current: Database.Statement<[], { value: bigint }>;
   private readonly selectChanges: Database.Statement<[string, bigint, number], ChangeRow>;
   private readonly compacted: Database.Statement<[], { value: bigint }>;
   private readonly pruneChanges: Database.Statement<[bigint]>;
@@ -170,6 +190,8 @@ export class SqliteEngine implements RowEngine {
     this.rollbackStatement = db.prepare('ROLLBACK');
     this.bump = db.prepare('UPDATE revision_counter SET value = value + 1 WHERE id = 0 RETURNING value');
     this.current = db.prepare('SELECT value FROM revision_counter WHERE id = 0');
+    this.reserve = db.prepare('UPDATE revision_counter SET value = value + ? WHERE id = 0 RETURNING value');
+    this.dataVersion = db.prepare<[], bigint>('PRAGMA data_version').pluck();
     this.insertChange = db.prepare('INSERT INTO changes (revision, kind, key, type, value, value_revision) VALUES (?, ?, ?, ?, ?, ?)');
     this.selectChanges = db.prepare('SELECT * FROM changes WHERE kind = ? AND revision > ? ORDER BY revision LIMIT ?');
     this.compacted = db.prepare("SELECT value FROM meta WHERE name = 'compacted_revision'");
@@ -221,22 +243,43 @@ export class SqliteEngine implements RowEngine {
   beginWrite(): void {
     if (this.options.writer === undefined) throw new DatastoreReadOnlyError(this.options.path);
     this.beginImmediate.run();
+    this.writing = true;
   }
 
   commit(): void {
-    this.lastEncoded = undefined;
-    this.commitStatement.run();
+    this.endWrite();
+    try {
+      this.commitStatement.run();
+    } catch (err) {
+      // Whatever becomes of the open transaction, stamps read inside it may name undone writes.
+      this.stamps.forget();
+      throw err;
+    }
     this.truncateLongWal();
   }
 
   rollback(): void {
-    this.lastEncoded = undefined;
+    this.endWrite();
+    this.stamps.forget();
     if (this.db.inTransaction) this.rollbackStatement.run();
+  }
+
+  /** What lives for one write transaction only. */
+  private endWrite(): void {
+    this.writing = false;
+    this.lastEncoded = undefined;
+    this.reserved = undefined;
+    this.txDataVersion = undefined;
   }
 
   getRow(kind: KindName, key: string): StoredRow | undefined {
     const row = this.kind(kind).get.get(key);
     return row === undefined ? undefined : new SqliteRow(kind, row, this.decoded);
+  }
+
+  takeRow(kind: KindName, key: string): StoredRow | undefined {
+    const row = this.kind(kind).get.get(key);
+    return row === undefined ? undefined : new SqliteRow(kind, row, this.decoded, 'take');
   }
 
   listRows(kind: KindName, filter: RowFilter): StoredRow[] {
@@ -245,6 +288,14 @@ export class SqliteEngine implements RowEngine {
   }
 
   stampRows(kind: KindName, filter: StampFilter): RowStamp {
+    // Inside a write transaction (the transaction's stamps), a stamp read before is reused while
+    // nothing can have moved it (StampMemo); elsewhere it is read.
+    if (!this.writing) return this.readStamp(kind, filter);
+    this.txDataVersion ??= this.dataVersion.get() ?? 0n;
+    return this.stamps.stamp(kind, filter, this.txDataVersion, () => this.readStamp(kind, filter));
+  }
+
+  private readStamp(kind: KindName, filter: StampFilter): RowStamp {
     const params: unknown[] = [];
     let shape = '';
     for (const [column, value] of [['key', filter.key], ['host', filter.host], ['type', filter.type], ['ip_version', filter.ipVersion]] as const) {
@@ -269,7 +320,7 @@ export class SqliteEngine implements RowEngine {
     if (after !== undefined) params.push(after);
     params.push(limit);
     // The primary key's index serves `key > ? ORDER BY key LIMIT ?`: each page is a range scan.
-    return this.listStatement(kind, `page:${shape}`, `${shape} ORDER BY key LIMIT ?`).all(...params).map((r) => new SqliteRow(kind, r, this.decoded, false));
+    return this.listStatement(kind, `page:${shape}`, `${shape} ORDER BY key LIMIT ?`).all(...params).map((r) => new SqliteRow(kind, r, this.decoded, 'scan'));
   }
 
   /** The prepared `SELECT` of live rows of `kind` with `tail` after the soft-delete filter, cached under `id`. */
@@ -287,7 +338,7 @@ export class SqliteEngine implements RowEngine {
     const index = KINDS[kind].indexOf(row.value);
     // One walk per write: the walk that accepts the value for the decode cache also proves the
     // native writer renders it exactly (design/ipam-datastore.md, "Allocation cost").
-    const decoded = owned ? decodedAsIs(kind, row.value) : decodedCopy(kind, row.value);
+    const decoded = owned ? (this.exactCopies.has(row.value) ? row.value : decodedAsIs(kind, row.value)) : decodedCopy(kind, row.value);
     const text = (decoded === undefined ? undefined : encodeExact(kind, row.value)) ?? encodeValue(row.value);
     this.lastEncoded = { value: row.value, text };
     this.kind(kind).put.run(
@@ -303,16 +354,39 @@ export class SqliteEngine implements RowEngine {
     // parsing. Safe even if this transaction rolls back: the entry is keyed by its exact text. A
     // value the engine owns is memoised as it is (design/ipam-datastore.md, "Allocation cost").
     if (decoded !== undefined) this.decoded.seed(kind, row.key, text, decoded);
+    this.stamps.wrote(kind);
+  }
+
+  ownedCopy(kind: KindName, value: Record<string, unknown>): Record<string, unknown> {
+    const copy = decodedCopy(kind, value);
+    if (copy === undefined) return copyValue(value);
+    this.exactCopies.add(copy);
+    return copy;
   }
 
   removeRow(kind: KindName, key: string): void {
     this.kind(kind).remove.run(key);
+    this.stamps.wrote(kind);
   }
 
   bumpRevision(): bigint {
+    const range = this.reserved;
+    if (range !== undefined && range.next <= range.last) return range.next++;
     const row = this.bump.get();
     if (row === undefined) throw new Error('revision counter row is missing');
     return row.value;
+  }
+
+  /**
+   * Takes the next `count` revisions from the counter with one statement; the following
+   * `bumpRevision` calls of this write hand them out in order. Unused ones are skipped (revisions
+   * only have to grow).
+   */
+  reserveRevisions(count: number): void {
+    if (count < 2) return;
+    const row = this.reserve.get(BigInt(count));
+    if (row === undefined) throw new Error('revision counter row is missing');
+    this.reserved = { next: row.value - BigInt(count) + 1n, last: row.value };
   }
 
   currentRevision(): bigint {

@@ -1,0 +1,69 @@
+import { isRowSoftDeleted, isSoftDeleted, type KindName, type RowFilter } from './kinds.js';
+import type { CasEngine, ReadEngine } from './cas-ops.js';
+import type { RowEngine, StoredRow } from './row-engine.js';
+
+/** What a transaction knows of a row: absent (`null`), or its revision and soft-delete mark. */
+type Known = { readonly revision: bigint; readonly softDeleted: boolean } | null;
+
+/**
+ * The rows one memory or SQLite transaction has read or written, by revision (design/ipam-datastore.md,
+ * "Allocation cost: fewer statements"). The body holds the write lock (and the process's mutexes)
+ * from its first read to its commit, so a row it read can only change by its own writes, which
+ * pass through here too. The CAS check of a buffered write of a row the body read (a block it
+ * updates, a handle it found absent) therefore needs no second read of that row: `applying`
+ * answers it from what is known and reads only a row it never saw, or the value of a row whose
+ * old value a change-log entry needs (a delete).
+ */
+export class TxRowMemo {
+  private readonly known = new Map<string, Known>();
+
+  constructor(private readonly engine: RowEngine) {}
+
+  /** The engine as the body's readers see it: every row read by key is remembered. */
+  readonly reading: ReadEngine = {
+    getRow: (kind, key) => {
+      // The body's reader owns what it reads (each read is a fresh value), so the engine need not copy.
+      const row = this.engine.takeRow === undefined ? this.engine.getRow(kind, key) : this.engine.takeRow(kind, key);
+      this.known.set(idOf(kind, key), row === undefined ? null : { revision: row.revision, softDeleted: isRowSoftDeleted(kind, row) });
+      return row;
+    },
+    listRows: (kind: KindName, filter: RowFilter) => this.engine.listRows(kind, filter),
+  };
+
+  /** The engine as the buffered writes are applied through it, after the body returned. */
+  readonly applying: CasEngine = {
+    getRow: (kind, key) => {
+      const known = this.known.get(idOf(kind, key));
+      if (known === undefined) return this.engine.getRow(kind, key);
+      return known === null ? undefined : knownRow(this.engine, kind, key, known);
+    },
+    putRow: (kind, row, owned) => {
+      this.engine.putRow(kind, row, owned);
+      this.known.set(idOf(kind, row.key), { revision: row.revision, softDeleted: isSoftDeleted(kind, row.value) });
+    },
+    removeRow: (kind, key) => {
+      this.engine.removeRow(kind, key);
+      this.known.set(idOf(kind, key), null);
+    },
+    bumpRevision: () => this.engine.bumpRevision(),
+    appendChange: (change) => {
+      this.engine.appendChange(change);
+    },
+  };
+}
+
+const idOf = (kind: KindName, key: string): string => `${kind}\u0000${key}`;
+
+/** A row known to be stored at `known.revision`; its value is read only if someone asks for it. */
+function knownRow(engine: RowEngine, kind: KindName, key: string, known: NonNullable<Known>): StoredRow {
+  return {
+    key,
+    revision: known.revision,
+    softDeleted: known.softDeleted,
+    get value(): Record<string, unknown> {
+      const row = engine.getRow(kind, key);
+      if (row?.revision !== known.revision) throw new Error(`${kind} ${key} changed inside its own transaction`);
+      return row.value;
+    },
+  };
+}
