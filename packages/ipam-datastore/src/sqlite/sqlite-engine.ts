@@ -4,6 +4,7 @@ import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from 
 import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
+import { decodeFreeBlockText } from './free-block-text.js';
 import { decodeValue, encodeExact, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
 import { translateSqliteError } from './translate-sqlite-error.js';
@@ -71,8 +72,11 @@ class SqliteRow implements StoredRow {
   }
 
   peek(): Readonly<Record<string, unknown>> {
-    // Stored text is plain JSON (stringifyWireJson); only big integers need the lossless parser.
-    return JSON.parse(this.row.value) as Record<string, unknown>;
+    // Stored text is plain JSON (stringifyWireJson); only big integers need the lossless parser. A
+    // block with no allocated ordinal is read without either (design/ipam-datastore.md, "Paged
+    // reads of blocks with no allocation").
+    const free = this.kind === 'block' ? decodeFreeBlockText(this.row.value, this.row.key) : undefined;
+    return free ?? (JSON.parse(this.row.value) as Record<string, unknown>);
   }
 }
 
