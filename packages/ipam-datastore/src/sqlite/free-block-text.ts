@@ -115,10 +115,11 @@ function integerEnd(text: string, from: number): number {
  * Otherwise (an owner written before the arrays, a CIDR with another spelling) the lossless parser
  * reads them; a cut inside a string or a nested object leaves text it refuses.
  */
-function headOf(text: string, key: string): { readonly fields: Record<string, unknown>; readonly end: number } | undefined {
+function headOf(text: string, key: string): { readonly fields: Record<string, unknown> | undefined; readonly end: number } | undefined {
   const cidrEnd = HEAD.length + key.length;
   if (text.startsWith(HEAD) && text.charCodeAt(cidrEnd) === QUOTE && text.startsWith(key, HEAD.length) && isCidrText(key, 0, key.length)) {
-    if (text.startsWith(ALLOCATIONS, cidrEnd + 1)) return { fields: { cidr: key }, end: cidrEnd + 1 };
+    // `fields: undefined` stands for `{ cidr: key }`, built by the caller as one literal.
+    if (text.startsWith(ALLOCATIONS, cidrEnd + 1)) return { fields: undefined, end: cidrEnd + 1 };
   }
   const end = text.indexOf(ALLOCATIONS);
   if (end < 0) return undefined;
@@ -175,15 +176,13 @@ export function decodeFreeBlockText(text: string, key: string): Record<string, u
     return undefined;
   }
 
-  const value: Record<string, unknown> = {
-    ...head.fields,
-    allocations: texts.nullAllocations.slice(),
-    unallocated,
-    attributes: [],
-    sequenceNumber: BigInt(text.slice(sequenceStart, sequenceEnd)),
-    sequenceNumberForAllocation: {},
-    deleted,
-  };
+  const allocations = texts.nullAllocations.slice();
+  const sequenceNumber = BigInt(text.slice(sequenceStart, sequenceEnd));
+  // One literal in the usual case: spreading the head's fields in builds the object key by key.
+  const value: Record<string, unknown> =
+    head.fields === undefined
+      ? { cidr: key, allocations, unallocated, attributes: [], sequenceNumber, sequenceNumberForAllocation: {}, deleted }
+      : { ...head.fields, allocations, unallocated, attributes: [], sequenceNumber, sequenceNumberForAllocation: {}, deleted };
   if (tailStart === text.length - 1 && text.charCodeAt(tailStart) === 0x7d) return value;
   if (text.charCodeAt(tailStart) !== COMMA) return undefined;
   // The owner fields and anything else after `deleted`: the lossless parser reads them, and refuses
