@@ -17,6 +17,12 @@ export interface StoredRow {
    * row (integers past 2^53, such as sequence numbers, may be rounded). Absent: use `value`.
    */
   peek?(): Readonly<Record<string, unknown>>;
+  /**
+   * True when `value` is the reader's own object, made for this row alone (SQLite's paged rows:
+   * a fresh decode or a copy), so a paged read may add the revision to it instead of copying it
+   * (design/ipam-datastore.md, "Paged reads of blocks with no allocation"). Absent: a copy.
+   */
+  readonly ownValue?: boolean;
 }
 
 /** The rows a stamp covers: a filter as for listing, or one key. */

@@ -60,6 +60,11 @@ class SqliteRow implements StoredRow {
     return this.row.revision;
   }
 
+  /** A paged row's value is decoded for it alone and never memoised (`decodeWithoutStoring`). */
+  get ownValue(): boolean {
+    return !this.store;
+  }
+
   get softDeleted(): boolean {
     return KINDS[this.kind].softDelete && Number(this.row.deleted) !== 0;
   }
