@@ -1,7 +1,8 @@
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { AllocationBlock, Datastore } from '@ipamkit/models';
+import { CodecError, type AllocationBlock, type Datastore } from '@ipamkit/models';
 import { allocateFirst, sampleBlock } from '@ipamkit/test-utils';
 import { decodeFreeBlockText } from '../src/sqlite/free-block-text.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
@@ -202,5 +203,19 @@ describe('SQLite paged block reads', () => {
     expect(paged).toStrictEqual(got);
     const ordinals = (await reader.blocks.listOrdinalsPage?.({ limit: 10 }))?.items;
     expect(ordinals).toStrictEqual(got.map((b) => ({ cidr: b.cidr, allocations: b.allocations, unallocated: b.unallocated })));
+  });
+
+  it('still refuse a free block written behind the datastore\'s back without a CIDR string', async () => {
+    const path = join(tmp.dir, 'bad-cidr.db');
+    const writer = createSqliteDatastore({ path });
+    await writer.blocks.create(sampleBlock('10.0.0.0/30'));
+    await writer.close();
+    const raw = new Database(path);
+    const text = storedText({ ...(sampleBlock('10.0.0.0/30') as unknown as Record<string, unknown>), cidr: 5 });
+    raw.prepare('UPDATE blocks SET value = ? WHERE key = ?').run(text, '10.0.0.0/30');
+    raw.close();
+    const reader = createSqliteDatastore({ path });
+    ds = reader;
+    await expect(reader.blocks.listOrdinalsPage?.({ limit: 10 })).rejects.toBeInstanceOf(CodecError);
   });
 });

@@ -103,7 +103,7 @@ export function blockStore(runner: EngineRunner): BlockStore {
     list: (options = {}) => s.list(options.ipVersion === undefined ? {} : { ipVersion: options.ipVersion }),
     // The continue token is the last key of the page: the next page starts after it (design/ipam-datastore.md, "Paged block reads").
     listPage: (options) => blockPage(runner, options, (r) => (r.ownValue === true ? ownVersioned<AllocationBlock>(r) : versioned<AllocationBlock>(r))),
-    listOrdinalsPage: (options) => blockPage(runner, options, (r) => blockOrdinalsOf(r.key, r.peek?.() ?? r.value)),
+    listOrdinalsPage: (options) => blockPage(runner, options, (r) => r.ordinals?.() ?? blockOrdinalsOf(r.key, r.peek?.() ?? r.value)),
     delete: (block) => s.deleteKey(block.cidr, block.revision),
   };
 }

@@ -1,3 +1,4 @@
+import type { BlockOrdinals } from '@ipamkit/models';
 import type { AsyncMutex } from './async-mutex.js';
 import type { KindName, RowFilter } from './kinds.js';
 
@@ -23,6 +24,12 @@ export interface StoredRow {
    * (design/ipam-datastore.md, "Paged reads of blocks with no allocation"). Absent: a copy.
    */
   readonly ownValue?: boolean;
+  /**
+   * A block row's `BlockOrdinals` when the engine can give them without `peek()` and the checks of
+   * `blockOrdinalsOf` (SQLite: a block with no allocation, whose text proves its arrays valid),
+   * as private arrays; undefined otherwise, and then `peek()` is used.
+   */
+  ordinals?(): BlockOrdinals | undefined;
 }
 
 /** The rows a stamp covers: a filter as for listing, or one key. */

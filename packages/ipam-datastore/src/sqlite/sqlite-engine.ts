@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import type { BlockOrdinals } from '@ipamkit/models';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
@@ -74,6 +75,15 @@ class SqliteRow implements StoredRow {
       ? this.cache.decode(this.kind, this.row.key, this.row.value)
       : this.cache.decodeWithoutStoring(this.kind, this.row.key, this.row.value);
     return this.decoded;
+  }
+
+  ordinals(): BlockOrdinals | undefined {
+    if (this.kind !== 'block') return undefined;
+    // Fresh arrays of nulls and plain integers: nothing for `blockOrdinalsOf` to check or copy.
+    const free = decodeFreeBlockText(this.row.value, this.row.key);
+    const cidr = free?.['cidr'];
+    if (free === undefined || typeof cidr !== 'string') return undefined;
+    return { cidr, allocations: free['allocations'] as null[], unallocated: free['unallocated'] as number[] };
   }
 
   peek(): Readonly<Record<string, unknown>> {
