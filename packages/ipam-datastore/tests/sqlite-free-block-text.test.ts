@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CodecError, type AllocationBlock, type Datastore } from '@ipamkit/models';
 import { allocateFirst, sampleBlock } from '@ipamkit/test-utils';
-import { decodeFreeBlockText } from '../src/sqlite/free-block-text.js';
+import { blockOrdinalsOf } from '../src/engine/block-ordinals.js';
+import { decodeFreeBlockText, freeBlockOrdinals } from '../src/sqlite/free-block-text.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
 import { decodeValue, encodeExact, encodeValue } from '../src/sqlite/row-codec.js';
 import { tempDir } from './support/temp-dir.js';
@@ -79,9 +80,15 @@ describe('decodeFreeBlockText', () => {
         const text = storedText(value);
         const key = underItsKey ? String(value['cidr']) : '10.9.9.0/30';
         const fast = decodeFreeBlockText(text, key);
-        if (fast === undefined) return;
+        const ordinals = freeBlockOrdinals(text, key);
+        if (fast === undefined) {
+          expect(ordinals).toBeUndefined();
+          return;
+        }
         answered += 1;
-        expect(shape(fast)).toStrictEqual(shape(decodeValue('block', text)));
+        const decoded = decodeValue('block', text);
+        expect(shape(fast)).toStrictEqual(shape(decoded));
+        expect(ordinals).toStrictEqual(blockOrdinalsOf(key, decoded));
       }),
       { numRuns: 3000 },
     );
@@ -105,6 +112,7 @@ describe('decodeFreeBlockText', () => {
         const text = base.slice(0, at) + inserted + base.slice(at + removed);
         const fast = decodeFreeBlockText(text, '10.0.0.0/30');
         const slow = decodedOrRefused(text);
+        if (fast === undefined) expect(freeBlockOrdinals(text, '10.0.0.0/30')).toBeUndefined();
         if (slow === 'refused') expect(fast).toBeUndefined();
         else if (fast !== undefined) {
           answered += 1;

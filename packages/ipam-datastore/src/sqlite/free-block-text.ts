@@ -1,4 +1,4 @@
-import { parseWireJson } from '@ipamkit/models';
+import { parseWireJson, type BlockOrdinals } from '@ipamkit/models';
 
 /**
  * Reading a block that has no allocated ordinal without the lossless JSON decode
@@ -45,8 +45,9 @@ function textsOfSize(n: number): SizeTexts | undefined {
   if (!Number.isInteger(n) || n < 1 || n > MAX_ORDINALS || (n & (n - 1)) !== 0) return undefined;
   let texts = sizeTexts.get(n);
   if (texts === undefined) {
-    const inOrderOrdinals = Array.from({ length: n }, (_, o) => o);
-    const nullAllocations = Array.from({ length: n }, () => null);
+    // Frozen: `freeBlockOrdinals` hands them out as they are.
+    const inOrderOrdinals = Object.freeze(Array.from({ length: n }, (_, o) => o));
+    const nullAllocations = Object.freeze(Array.from({ length: n }, () => null));
     texts = { nulls: nullAllocations.map(() => 'null').join(','), nullAllocations, inOrder: inOrderOrdinals.join(','), inOrderOrdinals };
     sizeTexts.set(n, texts);
   }
@@ -136,11 +137,21 @@ function headOf(text: string, key: string): { readonly fields: Record<string, un
   return { fields: fields as Record<string, unknown>, end };
 }
 
-/**
- * `decodeValue('block', text)` for the stored text, under `key`, of a block with no allocated
- * ordinal, or `undefined` when `text` is not exactly that shape (then decode it as before).
- */
-export function decodeFreeBlockText(text: string, key: string): Record<string, unknown> | undefined {
+/** What `scanFreeBlock` found in a free block's text. */
+interface FreeBlockScan {
+  /** Undefined: the head is `{ cidr: key }`. */
+  readonly headFields: Record<string, unknown> | undefined;
+  readonly texts: SizeTexts;
+  /** Undefined: the free ordinals are `texts.inOrderOrdinals`. */
+  readonly unallocated: number[] | undefined;
+  readonly sequenceText: string;
+  readonly deleted: boolean;
+  /** The fields after `deleted`, none of which repeats an earlier key. */
+  readonly tailFields: Record<string, unknown> | undefined;
+}
+
+/** The parts of a free block's stored text, or undefined when the text is not exactly that shape. */
+function scanFreeBlock(text: string, key: string): FreeBlockScan | undefined {
   const head = headOf(text, key);
   if (head === undefined) return undefined;
 
@@ -148,16 +159,18 @@ export function decodeFreeBlockText(text: string, key: string): Record<string, u
   const nullsEnd = text.indexOf(']', nullsStart);
   // n nulls take 5n − 1 characters.
   const nullsLength = nullsEnd - nullsStart;
-  const size = (nullsLength + 1) / 5;
-  const texts = textsOfSize(size);
+  const texts = textsOfSize((nullsLength + 1) / 5);
   // Compared as whole strings: one memory comparison, where a character loop costs more than JSON.parse.
   if (texts === undefined || text.slice(nullsStart, nullsEnd) !== texts.nulls || !text.startsWith(UNALLOCATED, nullsEnd)) return undefined;
 
   const freeStart = nullsEnd + UNALLOCATED.length;
   const freeEnd = text.indexOf(']', freeStart);
   if (freeEnd < 0 || !text.startsWith(SEQUENCE, freeEnd)) return undefined;
-  const unallocated = text.slice(freeStart, freeEnd) === texts.inOrder ? texts.inOrderOrdinals.slice() : ordinalList(text, freeStart, freeEnd);
-  if (unallocated === undefined) return undefined;
+  let unallocated: number[] | undefined;
+  if (text.slice(freeStart, freeEnd) !== texts.inOrder) {
+    unallocated = ordinalList(text, freeStart, freeEnd);
+    if (unallocated === undefined) return undefined;
+  }
 
   const sequenceStart = freeEnd + SEQUENCE.length;
   const sequenceEnd = integerEnd(text, sequenceStart);
@@ -175,15 +188,8 @@ export function decodeFreeBlockText(text: string, key: string): Record<string, u
   } else {
     return undefined;
   }
-
-  const allocations = texts.nullAllocations.slice();
-  const sequenceNumber = BigInt(text.slice(sequenceStart, sequenceEnd));
-  // One literal in the usual case: spreading the head's fields in builds the object key by key.
-  const value: Record<string, unknown> =
-    head.fields === undefined
-      ? { cidr: key, allocations, unallocated, attributes: [], sequenceNumber, sequenceNumberForAllocation: {}, deleted }
-      : { ...head.fields, allocations, unallocated, attributes: [], sequenceNumber, sequenceNumberForAllocation: {}, deleted };
-  if (tailStart === text.length - 1 && text.charCodeAt(tailStart) === 0x7d) return value;
+  const scan = { headFields: head.fields, texts, unallocated, sequenceText: text.slice(sequenceStart, sequenceEnd), deleted };
+  if (tailStart === text.length - 1 && text.charCodeAt(tailStart) === 0x7d) return { ...scan, tailFields: undefined };
   if (text.charCodeAt(tailStart) !== COMMA) return undefined;
   // The owner fields and anything else after `deleted`: the lossless parser reads them, and refuses
   // what it would refuse in the whole text (a bad literal, trailing data).
@@ -194,12 +200,45 @@ export function decodeFreeBlockText(text: string, key: string): Record<string, u
     return undefined;
   }
   if (typeof tail !== 'object' || tail === null || Array.isArray(tail)) return undefined;
-  const keys = Object.keys(tail);
-  // `…"deleted":false,}` is not JSON, though `{}` is.
-  if (keys.length === 0) return undefined;
-  for (const name of keys) {
-    if (Object.hasOwn(value, name) || MIDDLE_KEYS.has(name)) return undefined;
-    value[name] = (tail as Record<string, unknown>)[name];
+  const names = Object.keys(tail);
+  // `…"deleted":false,}` is not JSON, though `{}` is; a repeated key takes the last value in the parsers.
+  if (names.length === 0) return undefined;
+  for (const name of names) {
+    if (MIDDLE_KEYS.has(name) || (head.fields === undefined ? name === 'cidr' : Object.hasOwn(head.fields, name))) return undefined;
   }
+  return { ...scan, tailFields: tail as Record<string, unknown> };
+}
+
+/**
+ * `decodeValue('block', text)` for the stored text, under `key`, of a block with no allocated
+ * ordinal, or `undefined` when `text` is not exactly that shape (then decode it as before).
+ */
+export function decodeFreeBlockText(text: string, key: string): Record<string, unknown> | undefined {
+  const scan = scanFreeBlock(text, key);
+  if (scan === undefined) return undefined;
+  const allocations = scan.texts.nullAllocations.slice();
+  const unallocated = scan.unallocated ?? scan.texts.inOrderOrdinals.slice();
+  const sequenceNumber = BigInt(scan.sequenceText);
+  const { deleted } = scan;
+  // One literal in the usual case: spreading the head's fields in builds the object key by key.
+  const value: Record<string, unknown> =
+    scan.headFields === undefined
+      ? { cidr: key, allocations, unallocated, attributes: [], sequenceNumber, sequenceNumberForAllocation: {}, deleted }
+      : { ...scan.headFields, allocations, unallocated, attributes: [], sequenceNumber, sequenceNumberForAllocation: {}, deleted };
+  if (scan.tailFields !== undefined) for (const name of Object.keys(scan.tailFields)) value[name] = scan.tailFields[name];
   return value;
+}
+
+/**
+ * The `BlockOrdinals` of the same text (what `blockOrdinalsOf` gives for the decoded value), or
+ * undefined. The arrays of a block never allocated from are shared and frozen, one pair per block
+ * size: a scan of every block then allocates one small object per block, not two arrays.
+ */
+export function freeBlockOrdinals(text: string, key: string): BlockOrdinals | undefined {
+  const scan = scanFreeBlock(text, key);
+  if (scan === undefined) return undefined;
+  const cidr = scan.headFields === undefined ? key : scan.headFields['cidr'];
+  // A value without a CIDR string is blockOrdinalsOf's CodecError to raise.
+  if (typeof cidr !== 'string') return undefined;
+  return { cidr, allocations: scan.texts.nullAllocations, unallocated: scan.unallocated ?? scan.texts.inOrderOrdinals };
 }

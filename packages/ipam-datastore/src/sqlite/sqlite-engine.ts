@@ -5,7 +5,7 @@ import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from 
 import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
-import { decodeFreeBlockText } from './free-block-text.js';
+import { decodeFreeBlockText, freeBlockOrdinals } from './free-block-text.js';
 import { decodeValue, encodeExact, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
 import { translateSqliteError } from './translate-sqlite-error.js';
@@ -78,12 +78,7 @@ class SqliteRow implements StoredRow {
   }
 
   ordinals(): BlockOrdinals | undefined {
-    if (this.kind !== 'block') return undefined;
-    // Fresh arrays of nulls and plain integers: nothing for `blockOrdinalsOf` to check or copy.
-    const free = decodeFreeBlockText(this.row.value, this.row.key);
-    const cidr = free?.['cidr'];
-    if (free === undefined || typeof cidr !== 'string') return undefined;
-    return { cidr, allocations: free['allocations'] as null[], unallocated: free['unallocated'] as number[] };
+    return this.kind === 'block' ? freeBlockOrdinals(this.row.value, this.row.key) : undefined;
   }
 
   peek(): Readonly<Record<string, unknown>> {
