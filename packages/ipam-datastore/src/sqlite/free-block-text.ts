@@ -32,6 +32,8 @@ interface SizeTexts {
   /** `null,null,…,null`: the inside of the `allocations` of a block of this size with no allocation. */
   readonly nulls: string;
   readonly nullAllocations: readonly null[];
+  readonly sharedNullAllocations: readonly null[];
+  readonly sharedInOrderOrdinals: readonly number[];
   /** `0,1,…,n−1`: the inside of `unallocated` of a block of this size never allocated from. */
   readonly inOrder: string;
   readonly inOrderOrdinals: readonly number[];
@@ -45,10 +47,18 @@ function textsOfSize(n: number): SizeTexts | undefined {
   if (!Number.isInteger(n) || n < 1 || n > MAX_ORDINALS || (n & (n - 1)) !== 0) return undefined;
   let texts = sizeTexts.get(n);
   if (texts === undefined) {
-    // Frozen: `freeBlockOrdinals` hands them out as they are.
-    const inOrderOrdinals = Object.freeze(Array.from({ length: n }, (_, o) => o));
-    const nullAllocations = Object.freeze(Array.from({ length: n }, () => null));
-    texts = { nulls: nullAllocations.map(() => 'null').join(','), nullAllocations, inOrder: inOrderOrdinals.join(','), inOrderOrdinals };
+    const inOrderOrdinals = Array.from({ length: n }, (_, o) => o);
+    const nullAllocations = Array.from({ length: n }, () => null);
+    texts = {
+      nulls: nullAllocations.map(() => 'null').join(','),
+      nullAllocations,
+      inOrder: inOrderOrdinals.join(','),
+      inOrderOrdinals,
+      // Frozen copies for `freeBlockOrdinals` to hand out as they are. The originals stay unfrozen
+      // because they are copied per block: slicing a frozen array leaves V8's fast path.
+      sharedNullAllocations: Object.freeze(nullAllocations.slice()),
+      sharedInOrderOrdinals: Object.freeze(inOrderOrdinals.slice()),
+    };
     sizeTexts.set(n, texts);
   }
   return texts;
@@ -188,8 +198,10 @@ function scanFreeBlock(text: string, key: string): FreeBlockScan | undefined {
   } else {
     return undefined;
   }
-  const scan = { headFields: head.fields, texts, unallocated, sequenceText: text.slice(sequenceStart, sequenceEnd), deleted };
-  if (tailStart === text.length - 1 && text.charCodeAt(tailStart) === 0x7d) return { ...scan, tailFields: undefined };
+  const sequenceText = text.slice(sequenceStart, sequenceEnd);
+  if (tailStart === text.length - 1 && text.charCodeAt(tailStart) === 0x7d) {
+    return { headFields: head.fields, texts, unallocated, sequenceText, deleted, tailFields: undefined };
+  }
   if (text.charCodeAt(tailStart) !== COMMA) return undefined;
   // The owner fields and anything else after `deleted`: the lossless parser reads them, and refuses
   // what it would refuse in the whole text (a bad literal, trailing data).
@@ -206,7 +218,7 @@ function scanFreeBlock(text: string, key: string): FreeBlockScan | undefined {
   for (const name of names) {
     if (MIDDLE_KEYS.has(name) || (head.fields === undefined ? name === 'cidr' : Object.hasOwn(head.fields, name))) return undefined;
   }
-  return { ...scan, tailFields: tail as Record<string, unknown> };
+  return { headFields: head.fields, texts, unallocated, sequenceText, deleted, tailFields: tail as Record<string, unknown> };
 }
 
 /**
@@ -240,5 +252,5 @@ export function freeBlockOrdinals(text: string, key: string): BlockOrdinals | un
   const cidr = scan.headFields === undefined ? key : scan.headFields['cidr'];
   // A value without a CIDR string is blockOrdinalsOf's CodecError to raise.
   if (typeof cidr !== 'string') return undefined;
-  return { cidr, allocations: scan.texts.nullAllocations, unallocated: scan.unallocated ?? scan.texts.inOrderOrdinals };
+  return { cidr, allocations: scan.texts.sharedNullAllocations, unallocated: scan.unallocated ?? scan.texts.sharedInOrderOrdinals };
 }
