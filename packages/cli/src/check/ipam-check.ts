@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sanitizeHandleId, WINDOWS_RESERVED_HANDLE, type DatastoreKind, type IPPool } from '@ipamkit/models';
-import { compareAddresses, compareCidrs } from '../address-order.js';
+import { compareAddresses, compareCidrs, sortedByCidr } from '../address-order.js';
 import type { CommandContext } from '../cli-io.js';
 import { allocationRecords, type AllocationRecord } from './allocation-record.js';
 import { classifyAllocation, type Verdict } from './classify-allocation.js';
@@ -118,8 +118,8 @@ export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {},
     const found = findingsOfBlock(block, affinityKeys, now);
     if (rows.length > 0 || found.length > 0) perBlock.push({ cidr: block.cidr, records: rows, findings: found });
   });
-  perBlock.sort((a, b) => compareCidrs(a.cidr, b.cidr));
-  const records = perBlock.flatMap((b) => b.records);
+  const blocksInOrder = sortedByCidr(perBlock, (b) => b.cidr);
+  const records = blocksInOrder.flatMap((b) => b.records);
   const owners = inUseOwners(nodes, cluster);
 
   const perIP = new Map<string, number>();
@@ -148,7 +148,7 @@ export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {},
   const activePools = pools.filter((p) => p.disabled !== true);
   const findings = [
     ...integrity,
-    ...perBlock.flatMap((b) => b.findings),
+    ...blocksInOrder.flatMap((b) => b.findings),
     ...affinityWithoutBlockFindings(affinities, affinityBlockCidrs),
     ...handleCheck.findings,
     ...handleDriftFindings(handles, counted),

@@ -1,6 +1,6 @@
 import { addressOf } from '@ipamkit/ipam-core';
 import type { Datastore } from '@ipamkit/models';
-import { compareCidrs } from '../address-order.js';
+import { sortedByCidr } from '../address-order.js';
 
 /** An allocation whose `node` attribute names another node than the block's owner (design/calico-callers.md#ipam-show). */
 export interface BorrowedRow {
@@ -26,7 +26,7 @@ function typeAndOwner(attrs: Readonly<Record<string, string>>): { type: string; 
  * Windows-reserved ordinals) cannot be judged and are only counted.
  */
 export async function borrowedAllocations(ds: Datastore): Promise<{ rows: BorrowedRow[]; unclassified: number }> {
-  const blocks = (await ds.blocks.list()).filter((b) => !b.deleted).sort((a, b) => compareCidrs(a.cidr, b.cidr));
+  const blocks = sortedByCidr((await ds.blocks.list()).filter((b) => !b.deleted), (b) => b.cidr);
   const rows: BorrowedRow[] = [];
   let unclassified = 0;
   for (const block of blocks) {

@@ -1,6 +1,6 @@
 import { createIpamClient, type BlockUtilization, type PoolUtilization } from '@ipamkit/ipam-core';
 import { IPInCooldownError, NotFoundError, type IPAMConfig } from '@ipamkit/models';
-import { compareCidrs, parseIPArgument } from '../address-order.js';
+import { parseIPArgument, sortedByCidr } from '../address-order.js';
 import type { CommandContext } from '../cli-io.js';
 import { AddressInCooldownError } from '../errors.js';
 import { borrowedAllocations, type BorrowedRow } from './borrowed-allocations.js';
@@ -61,7 +61,7 @@ const blockRow = (b: BlockUtilization): UtilizationRow => ({
 
 function utilizationRows(pools: readonly PoolUtilization[], withBlocks: boolean): UtilizationRow[] {
   const rows: UtilizationRow[] = [];
-  const byAddress = (blocks: readonly BlockUtilization[]): BlockUtilization[] => [...blocks].sort((a, b) => compareCidrs(a.cidr, b.cidr));
+  const byAddress = (blocks: readonly BlockUtilization[]): BlockUtilization[] => sortedByCidr(blocks, (b) => b.cidr);
   for (const pool of pools) {
     // The orphan bucket has no totals of its own (design/calico-callers.md#ipam-show): only its blocks are shown.
     if (pool.name !== ORPHANED_POOL_NAME) rows.push(poolRow(pool));

@@ -25,6 +25,13 @@ export function versioned<T>(row: StoredRow): Versioned<T> {
   return { ...row.value, revision: String(row.revision) } as unknown as Versioned<T>;
 }
 
+/** As `versioned`, for a row whose value is the reader's own (`StoredRow.ownValue`): no copy. */
+function ownVersioned<T>(row: StoredRow): Versioned<T> {
+  const value = row.value;
+  value['revision'] = String(row.revision);
+  return value as unknown as Versioned<T>;
+}
+
 /** The read half shared by the stores and the transaction view. */
 export interface KindReader<T> {
   get(key: string): Versioned<T>;
@@ -102,8 +109,8 @@ export function blockStore(runner: EngineRunner): BlockStore {
     ...s,
     list: (options = {}) => s.list(options.ipVersion === undefined ? {} : { ipVersion: options.ipVersion }),
     // The continue token is the last key of the page: the next page starts after it (design/ipam-datastore.md, "Paged block reads").
-    listPage: (options) => blockPage(runner, options, (r) => versioned<AllocationBlock>(r)),
-    listOrdinalsPage: (options) => blockPage(runner, options, (r) => blockOrdinalsOf(r.key, r.peek?.() ?? r.value)),
+    listPage: (options) => blockPage(runner, options, (r) => (r.ownValue === true ? ownVersioned<AllocationBlock>(r) : versioned<AllocationBlock>(r))),
+    listOrdinalsPage: (options) => blockPage(runner, options, (r) => r.ordinals?.() ?? blockOrdinalsOf(r.key, r.peek?.() ?? r.value)),
     delete: (block) => s.deleteKey(block.cidr, block.revision),
   };
 }

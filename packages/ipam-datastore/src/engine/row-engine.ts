@@ -1,3 +1,4 @@
+import type { BlockOrdinals } from '@ipamkit/models';
 import type { AsyncMutex } from './async-mutex.js';
 import type { KindName, RowFilter } from './kinds.js';
 
@@ -17,6 +18,18 @@ export interface StoredRow {
    * row (integers past 2^53, such as sequence numbers, may be rounded). Absent: use `value`.
    */
   peek?(): Readonly<Record<string, unknown>>;
+  /**
+   * True when `value` is the reader's own object, made for this row alone (SQLite's paged rows:
+   * a fresh decode or a copy), so a paged read may add the revision to it instead of copying it
+   * (design/ipam-datastore.md, "Paged reads of blocks with no allocation"). Absent: a copy.
+   */
+  readonly ownValue?: boolean;
+  /**
+   * A block row's `BlockOrdinals` when the engine can give them without `peek()` and the checks of
+   * `blockOrdinalsOf` (SQLite: a block with no allocation, whose text proves its arrays valid),
+   * as private arrays; undefined otherwise, and then `peek()` is used.
+   */
+  ordinals?(): BlockOrdinals | undefined;
 }
 
 /** The rows a stamp covers: a filter as for listing, or one key. */

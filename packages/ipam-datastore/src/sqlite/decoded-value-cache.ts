@@ -1,5 +1,6 @@
 import { copyValue } from '../engine/copy-value.js';
 import type { KindName } from '../engine/kinds.js';
+import { decodeFreeBlockText } from './free-block-text.js';
 import { decodeValue } from './row-codec.js';
 
 interface Entry {
@@ -49,11 +50,15 @@ export class DecodedValueCache {
     return hit.value;
   }
 
-  /** As `decode`, but a miss is not stored: a scan of every row must not evict the rows in use. */
+  /**
+   * As `decode`, but a miss is not stored: a scan of every row must not evict the rows in use. A
+   * block with no allocated ordinal is read without the lossless decode (design/ipam-datastore.md,
+   * "Paged reads of blocks with no allocation").
+   */
   decodeWithoutStoring(kind: KindName, key: string, text: string): Record<string, unknown> {
     const hit = this.entries.get(`${kind}\u0000${key}`);
     if (hit?.text === text) return copyValue(hit.value);
-    return decodeValue(kind, text);
+    return (kind === 'block' ? decodeFreeBlockText(text, key) : undefined) ?? decodeValue(kind, text);
   }
 
   /**

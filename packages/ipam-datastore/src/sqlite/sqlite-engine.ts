@@ -1,10 +1,12 @@
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import type { BlockOrdinals } from '@ipamkit/models';
 import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
+import { decodeFreeBlockText, freeBlockOrdinals } from './free-block-text.js';
 import { StampMemo } from './stamp-memo.js';
 import { decodeValue, encodeExact, encodeValue } from './row-codec.js';
 import { TABLES } from './schema.js';
@@ -65,6 +67,11 @@ class SqliteRow implements StoredRow {
     return this.row.revision;
   }
 
+  /** A paged row's value is decoded for it alone and never memoised (`decodeWithoutStoring`). */
+  get ownValue(): boolean {
+    return this.mode === 'scan';
+  }
+
   get softDeleted(): boolean {
     return KINDS[this.kind].softDelete && Number(this.row.deleted) !== 0;
   }
@@ -79,9 +86,16 @@ class SqliteRow implements StoredRow {
     return this.decoded;
   }
 
+  ordinals(): BlockOrdinals | undefined {
+    return this.kind === 'block' ? freeBlockOrdinals(this.row.value, this.row.key) : undefined;
+  }
+
   peek(): Readonly<Record<string, unknown>> {
-    // Stored text is plain JSON (stringifyWireJson); only big integers need the lossless parser.
-    return JSON.parse(this.row.value) as Record<string, unknown>;
+    // Stored text is plain JSON (stringifyWireJson); only big integers need the lossless parser. A
+    // block with no allocated ordinal is read without either (design/ipam-datastore.md, "Paged
+    // reads of blocks with no allocation").
+    const free = this.kind === 'block' ? decodeFreeBlockText(this.row.value, this.row.key) : undefined;
+    return free ?? (JSON.parse(this.row.value) as Record<string, unknown>);
   }
 }
 

@@ -2,6 +2,7 @@ import { ValidationError } from '../errors.js';
 import type { IPVersion } from '../resources/intended-use.js';
 import { isIPv4MappedValue, parseRawAddress } from './address.js';
 import { formatAddress } from './format-address.js';
+import { parseIpv4CidrText } from './ipv4-cidr-text.js';
 import { bitsOf, maskOf } from './ip-version-bits.js';
 import { TextMemo } from './text-memo.js';
 
@@ -34,10 +35,20 @@ const CANONICAL_CIDRS = new TextMemo<string>(4096);
  */
 export function parseCidrWithAddress(text: string): ParsedCidrWithAddress {
   // A copy: callers own what they get, the memo keeps its frozen original.
-  return { ...PARSED_CIDRS.get(text, parseCidrText) };
+  return { ...parsedCidr(text) };
 }
 
-function parseCidrText(text: string): Readonly<ParsedCidrWithAddress> {
+/**
+ * The parse of `text`: a plain IPv4 CIDR is read directly, and is not memoised (reading it costs
+ * less than the memo, and a scan of every block must not evict the texts in use); any other text
+ * goes through the memo and `parseCidrText`.
+ */
+function parsedCidr(text: string): Readonly<ParsedCidrWithAddress> {
+  return parseIpv4CidrText(text) ?? PARSED_CIDRS.get(text, parseCidrText);
+}
+
+/** The general parser of a CIDR text (exported for the tests that compare the direct IPv4 reader with it). */
+export function parseCidrText(text: string): Readonly<ParsedCidrWithAddress> {
   const slash = text.indexOf('/');
   if (slash < 0) throw new ValidationError(`invalid CIDR ${JSON.stringify(text)}: missing "/prefix"`);
   const prefixText = text.slice(slash + 1);
@@ -66,7 +77,7 @@ function parseCidrText(text: string): Readonly<ParsedCidrWithAddress> {
 
 /** Parse and mask a CIDR. Throws ValidationError on malformed text. */
 export function parseCidr(text: string): ParsedCidr {
-  const { version, network, prefixLength } = PARSED_CIDRS.get(text, parseCidrText);
+  const { version, network, prefixLength } = parsedCidr(text);
   return { version, network, prefixLength };
 }
 
@@ -83,12 +94,16 @@ export function formatCidr(cidr: ParsedCidr): string {
 
 /** Masked canonical text of a CIDR (design/calico-stored-formats.md#encoding-rules): `10.0.0.7/26` → `10.0.0.0/26`. */
 export function canonicalCidr(text: string): string {
+  // A plain IPv4 CIDR without host bits is its own canonical text: the direct reader accepts no
+  // leading zeros, and formatting its numbers writes the same digits back.
+  const ipv4 = parseIpv4CidrText(text);
+  if (ipv4 !== undefined && ipv4.address === ipv4.network) return text;
   return CANONICAL_CIDRS.get(text, (t) => formatCidr(parseCidr(t)));
 }
 
 /** The family of a CIDR. */
 export function ipVersionOfCidr(cidr: string): IPVersion {
-  return PARSED_CIDRS.get(cidr, parseCidrText).version;
+  return parsedCidr(cidr).version;
 }
 
 /** Number of addresses in a CIDR. */
