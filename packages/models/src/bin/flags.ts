@@ -7,9 +7,9 @@ export type FlagValues = Readonly<Record<string, string | boolean | undefined>>;
 export type InvalidFlag = (message: string) => Error;
 
 /** Parses `--name value` flags strictly: an unknown flag, a missing value or a stray argument is `invalid`. */
-export function parseFlags(argv: readonly string[], spec: FlagSpec, invalid: InvalidFlag): FlagValues {
+export function parseFlags(argv: readonly string[], flags: FlagSpec, invalid: InvalidFlag): FlagValues {
   try {
-    return parseArgs({ args: [...argv], options: spec, strict: true, allowPositionals: false }).values as FlagValues;
+    return parseArgs({ args: [...argv], options: flags, strict: true, allowPositionals: false }).values as FlagValues;
   } catch (err) {
     throw invalid(err instanceof Error ? err.message : String(err));
   }
@@ -31,27 +31,27 @@ export function numberFlag(values: FlagValues, name: string, invalid: InvalidFla
 
 /** One argument of a scanned command line, in order (design/models.md, "Bins"). */
 export type ScannedArg =
-  /** A flag of the spec: a string flag's value (undefined when the line ends before it), or true for a switch. */
+  /** A flag the bin knows: a string flag's value (undefined when the line ends before it), or true for a switch. */
   | { readonly kind: 'flag'; readonly name: string; readonly value: string | true | undefined }
-  /** An argument as typed: a word, or a flag the spec does not know (`--bogus`, `-xyz`, `--switch=value`). */
+  /** An argument as typed: a word, or a flag the bin does not know (`--bogus`, `-xyz`, `--switch=value`). */
   | { readonly kind: 'operand' | 'unknown'; readonly text: string }
   /** `--`: the rest of the line, as typed. */
   | { readonly kind: 'end'; readonly rest: readonly string[] };
 
 /**
- * Reads the flags of `spec` wherever they stand and leaves everything else as typed, for a bin whose
+ * Reads the flags in `known` wherever they stand and leaves everything else as typed, for a bin whose
  * subcommands each read their own flags (the `ipamkit` CLI): `parseArgs`, not strict, with tokens.
  */
-export function scanFlags(argv: readonly string[], spec: FlagSpec): ScannedArg[] {
+export function scanFlags(argv: readonly string[], known: FlagSpec): ScannedArg[] {
   const args = [...argv];
-  const { tokens } = parseArgs({ args, options: spec, strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = parseArgs({ args, options: known, strict: false, allowPositionals: true, tokens: true });
   const scanned: ScannedArg[] = [];
   let lastUnknown = -1;
   for (const token of tokens) {
     if (token.kind === 'option-terminator') return [...scanned, { kind: 'end', rest: args.slice(token.index + 1) }];
     if (token.kind === 'positional') scanned.push({ kind: 'operand', text: token.value });
-    else if (spec[token.name]?.type === 'string') scanned.push({ kind: 'flag', name: token.name, value: token.value });
-    else if (spec[token.name] !== undefined && token.inlineValue === undefined) scanned.push({ kind: 'flag', name: token.name, value: true });
+    else if (known[token.name]?.type === 'string') scanned.push({ kind: 'flag', name: token.name, value: token.value });
+    else if (known[token.name] !== undefined && token.inlineValue === undefined) scanned.push({ kind: 'flag', name: token.name, value: true });
     // A group of unknown short flags (`-xyz`) is one token per letter at one index: keep it once, as typed.
     else if (token.index !== lastUnknown) scanned.push({ kind: 'unknown', text: args[token.index] ?? token.rawName });
     if (token.kind === 'option' && scanned.at(-1)?.kind === 'unknown') lastUnknown = token.index;

@@ -42,7 +42,7 @@ describe('numberFlag and stringFlag', () => {
 describe('scanFlags', () => {
   const LEVEL = { datastore: { type: 'string' }, output: { type: 'string', short: 'o' }, version: { type: 'boolean', short: 'V' } } as const;
 
-  it('reads the spec\'s flags wherever they stand and keeps words and other flags as typed, in order', () => {
+  it('reads the flags it knows wherever they stand and keeps words and other flags as typed, in order', () => {
     expect(scanFlags(['ipam', 'show', '--ip', '1.2.3.4', '--datastore', 'memory', '-ojson', '-V'], LEVEL)).toEqual([
       { kind: 'operand', text: 'ipam' },
       { kind: 'operand', text: 'show' },
