@@ -1,17 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { type InProcessRun, runMainInProcess } from '@ipamkit/test-utils';
 import { main } from '../src/main.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** Drives the bin's main in-process, as the bin shape promises (design/README.md, "Bins"). */
-async function gc(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io = { env, signal: new AbortController().signal, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const gc = (argv: string[], env: NodeJS.ProcessEnv = {}): Promise<InProcessRun> => runMainInProcess(main, argv, env);
 
 describe('ipamkit-gc main', () => {
   it('answers --version and --help with 0 and nothing on stderr', async () => {

@@ -31,6 +31,7 @@ export {
   type StartEtcdOptions,
 } from './etcd/start-etcd.js';
 export { type EtcdFixture, withEtcd } from './etcd/with-etcd.js';
+export { type InProcessRun, runMainInProcess } from './bin/run-main-in-process.js';
 export { FakeClock } from './fake-clock.js';
 export {
   type ClusterRole,
