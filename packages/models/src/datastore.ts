@@ -190,6 +190,19 @@ export interface DatastoreTx {
   write(write: TxWrite): void;
 }
 
+/**
+ * What a caller knows of a transaction before it runs, so that a backend can plan its reads
+ * (design/ipam-datastore.md, "Transactions that expect their handles"). Never a precondition:
+ * a body reads the same state whatever it says.
+ */
+export interface TransactOptions {
+  /**
+   * The handles the body reads are expected to exist (a release), not to be new (an assignment):
+   * a backend that would otherwise take an unseen handle to be absent reads it instead.
+   */
+  readonly handlesExist?: boolean;
+}
+
 export type DatastoreKind = 'memory' | 'sqlite' | 'etcd' | 'kubernetes';
 
 /** Everything IPAM stores or reads (design/architecture.md#public-api, design/calico-stored-formats.md#backend-operations). */
@@ -208,7 +221,7 @@ export interface Datastore {
    * `body` against one consistent view and commits its writes all-or-none; returns what the body
    * returned. SQLite runs the whole body in one `BEGIN IMMEDIATE` transaction.
    */
-  readonly transact?: <R>(body: (tx: DatastoreTx) => Promise<R>) => Promise<R>;
+  readonly transact?: <R>(body: (tx: DatastoreTx) => Promise<R>, options?: TransactOptions) => Promise<R>;
   /** Back-fills the host-scoping labels of `node`'s affinities (Kubernetes); a no-op elsewhere. */
   upgradeHost(node: string): Promise<void>;
   close(): Promise<void>;

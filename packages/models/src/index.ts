@@ -54,6 +54,7 @@ export {
   type IpamConfigStore,
   type ResourceStore,
   type StampTarget,
+  type TransactOptions,
   type TxStamps,
   type TxWrite,
   type Versioned,
@@ -158,7 +159,7 @@ export { parseSelector, type Selector } from './selector/parse-selector.js';
 export { applyIPPoolDefaults, type DefaultedIPPool } from './validation/ip-pool-defaults.js';
 export { IPAMConfigValidationError, IPPoolValidationError } from './validation/ip-pool-validation-error.js';
 export { DEFAULT_IPAM_CONFIG, DEFAULT_MAX_BLOCKS_PER_HOST } from './validation/ipam-config-defaults.js';
-export { isPoolEnabled, selectsNamespace, selectsNode } from './validation/pool-selection.js';
+export { isPoolEnabled, selectsEveryNode, selectsNamespace, selectsNode } from './validation/pool-selection.js';
 export { ipPoolProblems, validateIPPool } from './validation/validate-ip-pool.js';
 export { validateIPAMConfig } from './validation/validate-ipam-config.js';
 export { type Backoff, backoffDelay } from './retry/backoff.js';

@@ -79,10 +79,16 @@ async function incrementStoredHandle(deps: ClientDeps, ref: HandleRef, change: A
  * decrementHandle of design/calico-ipam.md#handles for several blocks of one handle. Failures are swallowed by
  * callers on release paths (Calico only logs them); a missing entry is tolerated per block.
  */
-export async function decrementStoredHandle(deps: ClientDeps, handleId: string, byBlock: ReadonlyMap<string, number>, clear = false): Promise<void> {
+export async function decrementStoredHandle(
+  deps: ClientDeps,
+  handleId: string,
+  byBlock: ReadonlyMap<string, number>,
+  clear = false,
+  known?: Versioned<IPAMHandle>,
+): Promise<void> {
   await withCasRetry(
-    async () => {
-      const stored = await orUndefined(deps.ds.handles.get(handleId));
+    async (attempt) => {
+      const stored = attempt === 0 && known !== undefined ? known : await orUndefined(deps.ds.handles.get(handleId));
       if (stored === undefined) return;
       const next = decrementAll(unversioned(stored), byBlock, clear);
       if (Object.keys(next.block).length === 0) await deps.ds.handles.delete(stored).catch(ignoreNotFound);
@@ -159,6 +165,12 @@ export interface ReleaseChange {
   readonly handleDeltas: ReadonlyMap<string, number>;
   /** Drop the handles' entries for this block instead of decrementing (ReleaseByHandle). */
   readonly clearHandleEntries?: boolean;
+  /**
+   * Handles as the caller read them before this block's write (without transact): the first
+   * decrement compares against them instead of reading again; a handle changed since is a CAS
+   * conflict, and the retry reads it.
+   */
+  readonly knownHandles?: ReadonlyMap<string, Versioned<IPAMHandle>>;
 }
 
 /**
@@ -181,13 +193,13 @@ export async function persistRelease(deps: ClientDeps, change: ReleaseChange): P
         if (Object.keys(next.block).length === 0) tx.write({ op: 'delete', kind: 'handle', value: stored });
         else tx.write({ op: 'update', kind: 'handle', value: { ...next, revision: stored.revision } });
       });
-    });
+    }, { handlesExist: true });
     return;
   }
   if (change.deleteBlock) await deps.ds.blocks.delete(change.original);
   else await deps.ds.blocks.update(blockWrite.value);
   await Promise.all(
     [...change.handleDeltas].map(([id, n]) => // Without a transaction a concurrent assign may have counted itself already: only decrement.
-      decrementStoredHandle(deps, id, new Map([[change.next.cidr, n]])).catch(() => undefined)),
+      decrementStoredHandle(deps, id, new Map([[change.next.cidr, n]]), false, change.knownHandles?.get(id)).catch(() => undefined)),
   );
 }

@@ -1,4 +1,4 @@
-import type { Datastore, DatastoreKind, DatastoreTx } from '@ipamkit/models';
+import type { Datastore, DatastoreKind, DatastoreTx, TransactOptions } from '@ipamkit/models';
 
 /** Sequential datastore round trips observed through a countingDatastore wrapper. */
 export interface RoundTripCounts {
@@ -98,16 +98,16 @@ export function countingDatastore(inner: Datastore, options: CountingDatastoreOp
   const transact: Datastore['transact'] =
     innerTransact === undefined || options.withoutTransact === true
       ? undefined
-      : async <R>(body: (tx: DatastoreTx) => Promise<R>): Promise<R> => {
+      : async <R>(body: (tx: DatastoreTx) => Promise<R>, txOptions?: TransactOptions): Promise<R> => {
           transactions += 1;
           if (kind !== 'etcd') {
             // One local transaction: BEGIN IMMEDIATE … COMMIT in-process; its reads never leave the host.
-            return (await track(() => innerTransact((tx) => body(wrapTx(tx, undefined))))) as R;
+            return (await track(() => innerTransact((tx) => body(wrapTx(tx, undefined)), txOptions))) as R;
           }
           // etcd: each read wave inside the body is a round trip, and the commit is one more txn.
           const counter = new WaveCounter();
           try {
-            return await innerTransact((tx) => body(wrapTx(tx, counter)));
+            return await innerTransact((tx) => body(wrapTx(tx, counter)), txOptions);
           } finally {
             txWaves += counter.waves + 1;
             txCalls += 1;

@@ -1,4 +1,4 @@
-import { type AllocationBlock, type IPAMConfig, type IPPool, type Node, selectsNode } from '@ipamkit/models';
+import { type AllocationBlock, type IPAMConfig, type IPPool, type Node, selectsEveryNode, selectsNode } from '@ipamkit/models';
 import { type ClientDeps, orUndefined } from './client-deps.js';
 import { defaultedPools, enabledPools, poolContaining } from './pool-qualification.js';
 import { releaseBlockAffinityOf } from './release-block-affinity.js';
@@ -11,6 +11,23 @@ export function poolNoLongerSelectsHost(block: AllocationBlock, node: Node | und
   if (node === undefined) return false;
   const pool = poolContaining(enabledPools(defaultedPools([...pools])), block.cidr);
   return pool !== undefined && !selectsNode(pool, node.labels);
+}
+
+/**
+ * Whether `poolNoLongerSelectsHost` needs the block's host node to decide: only when the block's
+ * enabled pool selects nodes by their labels. With no such pool (or one that selects every node,
+ * the usual case) the answer is "no" whatever the node says, so a release need not read it
+ * (design/ipam-core.md, "Releasing"). A selector that does not parse leaves the decision to
+ * `poolNoLongerSelectsHost`, as before.
+ */
+export function selectionNeedsNode(block: AllocationBlock, pools: readonly IPPool[]): boolean {
+  const pool = poolContaining(enabledPools(defaultedPools([...pools])), block.cidr);
+  if (pool === undefined) return false;
+  try {
+    return !selectsEveryNode(pool);
+  } catch {
+    return true;
+  }
 }
 
 /** Gives up the (empty) block's host affinity; best effort, every failure is ignored, as in Calico. */
@@ -27,12 +44,21 @@ export async function giveUpAffinityIfEmpty(deps: ClientDeps, config: IPAMConfig
 /**
  * After a release (design/calico-ipam.md#affinity-management): if the block's host is no longer selected by the block's
  * pool, give the block up once it is empty. Best effort: every failure is ignored, as in Calico.
+ * `readPools` is the pool list (a caller may have started it beside its other reads); the node is
+ * read only when the pool selects by labels (`selectionNeedsNode`).
  */
-export async function ensureConsistentAffinity(deps: ClientDeps, config: IPAMConfig, block: AllocationBlock): Promise<void> {
+export async function ensureConsistentAffinity(
+  deps: ClientDeps,
+  config: IPAMConfig,
+  block: AllocationBlock,
+  readPools: () => Promise<readonly IPPool[]> = () => deps.ds.ipPools.list(),
+): Promise<void> {
   const owner = block.affinity;
   if (owner?.type !== 'host' || owner.host === '') return;
   try {
-    const [node, pools] = await Promise.all([orUndefined(deps.ds.nodes.get(owner.host)), deps.ds.ipPools.list()]);
+    const pools = await readPools();
+    if (!selectionNeedsNode(block, pools)) return;
+    const node = await orUndefined(deps.ds.nodes.get(owner.host));
     if (!poolNoLongerSelectsHost(block, node, pools)) return;
   } catch {
     return;

@@ -1,10 +1,10 @@
-import { type AllocationBlock, ConflictError, type IPAMConfig, type IPAMHandle, NotFoundError, type Versioned } from '@ipamkit/models';
+import { type AllocationBlock, ConflictError, type IPAMConfig, type IPAMHandle, type IPPool, NotFoundError, type Versioned } from '@ipamkit/models';
 import { isEmpty } from '../block/block-queries.js';
 import { sanitizeHandle } from '../block/block-state.js';
 import { releaseHandleInBlock } from '../block/release-handle-in-block.js';
 import { persistRelease } from './block-handle-writes.js';
 import { asUpdate, type ClientDeps, collectedBlock, orUndefined, unversioned } from './client-deps.js';
-import { ensureConsistentAffinity, giveUpAffinityIfEmpty, poolNoLongerSelectsHost } from './ensure-consistent-affinity.js';
+import { ensureConsistentAffinity, giveUpAffinityIfEmpty, poolNoLongerSelectsHost, selectionNeedsNode } from './ensure-consistent-affinity.js';
 import { txConfig, txNode, txPools } from './cached-reads.js';
 import { readIpamConfig } from './ipam-config-ops.js';
 import { inTransaction } from './transaction.js';
@@ -27,10 +27,23 @@ async function dropStaleEntry(deps: ClientDeps, handleId: string, cidr: string, 
   else await deps.ds.handles.update({ ...remaining, revision: handle.revision });
 }
 
-async function releaseHandleFromBlock(deps: ClientDeps, config: IPAMConfig, handleId: string, cidr: string): Promise<void> {
+/** What the ordered release of one handle shares between its blocks: the handle as first read, and the config and pools being read. */
+interface OrderedRelease {
+  readonly handleId: string;
+  readonly handle: Versioned<IPAMHandle>;
+  readonly config: Promise<IPAMConfig>;
+  readonly pools: Promise<readonly IPPool[]>;
+}
+
+async function releaseHandleFromBlock(deps: ClientDeps, release: OrderedRelease, cidr: string): Promise<void> {
+  const { handleId } = release;
+  // A handle of one block: its first decrement compares against the handle as read, without reading it again.
+  const knownHandle = Object.keys(release.handle.block).length === 1 ? release.handle : undefined;
+  let config: IPAMConfig | undefined;
   const block = await withCasRetry(
-    async () => {
-      const stored = await orUndefined(deps.ds.blocks.get(cidr));
+    async (attempt) => {
+      const [stored, cfg] = await Promise.all([orUndefined(deps.ds.blocks.get(cidr)), release.config]);
+      config = cfg;
       const now = deps.clock.now();
       const result =
         stored === undefined
@@ -41,13 +54,20 @@ async function releaseHandleFromBlock(deps: ClientDeps, config: IPAMConfig, hand
         return undefined;
       }
       const deleteBlock = isEmpty(result.block) && result.block.affinity === undefined;
-      await persistRelease(deps, { original: stored, next: result.block, deleteBlock, handleDeltas: new Map([[handleId, result.count]]), clearHandleEntries: true });
+      await persistRelease(deps, {
+        original: stored,
+        next: result.block,
+        deleteBlock,
+        handleDeltas: new Map([[handleId, result.count]]),
+        clearHandleEntries: true,
+        ...(attempt === 0 && knownHandle !== undefined ? { knownHandles: new Map([[handleId, knownHandle]]) } : {}),
+      });
       return result.block;
     },
     // NotFound: the fenced block or the handle went away under us; re-read both.
     { isRetryable: (err) => err instanceof ConflictError || err instanceof NotFoundError, operation: `release handle ${handleId} in ${cidr}` },
   );
-  if (block !== undefined) await ensureConsistentAffinity(deps, config, block);
+  if (block !== undefined && config !== undefined) await ensureConsistentAffinity(deps, config, block, () => release.pools);
 }
 
 /** The handle without its entry for `cidr`. */
@@ -86,11 +106,14 @@ async function releaseByHandleInTransaction(deps: ClientDeps, id: string): Promi
         if (released.length === 0) return { config, giveUp: [] };
         if (Object.keys(remaining.block).length === 0) tx.write({ op: 'delete', kind: 'handle', value: handle });
         else tx.write({ op: 'update', kind: 'handle', value: { ...remaining, revision: handle.revision } });
-        const hosts = [...new Set(released.flatMap((b) => (b.affinity?.type === 'host' && b.affinity.host !== '' ? [b.affinity.host] : [])))];
+        // A host's node is read only where its block's pool selects nodes by label (selectionNeedsNode).
+        const hosts = [
+          ...new Set(released.flatMap((b) => (b.affinity?.type === 'host' && b.affinity.host !== '' && selectionNeedsNode(b, pools) ? [b.affinity.host] : []))),
+        ];
         const nodes = new Map(await Promise.all(hosts.map(async (host) => [host, await orUndefined(txNode(deps, tx, host))] as const)));
         const giveUp = released.filter((b) => b.affinity?.type === 'host' && poolNoLongerSelectsHost(b, nodes.get(b.affinity.host), pools));
         return { config, giveUp };
-      }),
+      }, { handlesExist: true }),
     { isRetryable: (err) => err instanceof ConflictError, operation: `release handle ${id}` },
   );
   for (const block of outcome.giveUp) await giveUpAffinityIfEmpty(deps, outcome.config, block);
@@ -107,8 +130,16 @@ export async function releaseByHandle(deps: ClientDeps, handleId: string): Promi
     await releaseByHandleInTransaction(deps, id);
     return;
   }
-  const [handle, config] = await Promise.all([deps.ds.handles.get(id), readIpamConfig(deps.ds, deps.windowsHost)]);
-  const results = await Promise.allSettled(Object.keys(handle.block).map((cidr) => releaseHandleFromBlock(deps, config, id, cidr)));
+  const handle = await deps.ds.handles.get(id);
+  const cidrs = Object.keys(handle.block);
+  if (cidrs.length === 0) return;
+  // The config and the pools are read beside the handle's blocks, not beside the handle: an unknown
+  // handle (a DEL's workload ID, usually) then costs one request.
+  const release: OrderedRelease = { handleId: id, handle, config: readIpamConfig(deps.ds, deps.windowsHost), pools: deps.ds.ipPools.list() };
+  // Each block awaits both; these only keep a failure that no block came to await from going unhandled.
+  release.config.catch(() => undefined);
+  release.pools.catch(() => undefined);
+  const results = await Promise.allSettled(cidrs.map((cidr) => releaseHandleFromBlock(deps, release, cidr)));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed !== undefined) throw failed.reason;
 }

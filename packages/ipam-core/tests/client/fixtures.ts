@@ -56,6 +56,23 @@ export async function etcdCountingRequests(onRequest: () => void): Promise<Datas
   return ds;
 }
 
+/**
+ * Opens datastores on one fresh etcd prefix, each a client of its own (its own transaction read
+ * cache, as a new process has), every request counted by `onRequest`.
+ */
+export function etcdClientsOfOnePrefix(onRequest: () => void): () => Promise<Datastore> {
+  if (etcd === undefined) throw new Error('etcd not started');
+  etcdPrefix += 1;
+  const endpoint = etcd.endpoint;
+  const prefix = `/t${process.pid}-${etcdPrefix}`;
+  return async () => {
+    const { createEtcdDatastore } = await import('@ipamkit/ipam-datastore/etcd');
+    const ds = createEtcdDatastore({ endpoints: [endpoint], prefix, onRequest });
+    open.push(ds);
+    return ds;
+  };
+}
+
 /** Call at the top of a test file: starts one etcd for the file and closes every datastore after each test. */
 export function useBackends(): void {
   beforeAll(async () => {

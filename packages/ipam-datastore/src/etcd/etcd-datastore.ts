@@ -101,7 +101,7 @@ export function createEtcdDatastore(config: EtcdDatastoreConfig): Datastore {
   return {
     kind: 'etcd',
     ...etcdStores(kv),
-    transact: (body) => runTransaction(kv, transactionReads, body),
+    transact: (body, options) => runTransaction(kv, transactionReads, body, options),
     // etcd keeps affinities under /calico/ipam/v2/, never as labelled v3 resources: nothing to
     // back-fill (design/calico-stored-formats.md#upgradehost).
     upgradeHost: () => Promise.resolve(),

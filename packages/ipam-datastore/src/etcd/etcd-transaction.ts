@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError, type DatastoreTx, type TxWrite } from '@ipamkit/models';
+import { ConflictError, ValidationError, type DatastoreTx, type TransactOptions, type TxWrite } from '@ipamkit/models';
 import type { EtcdKv, ReadRequest, TxnCompare, TxnOp } from './etcd-kv.js';
 import { checkRevision } from './etcd-kv.js';
 import { affinityKind, blockKind, handleKind, type EtcdKind } from './etcd-layout.js';
@@ -131,17 +131,18 @@ export type TxReads = Omit<DatastoreTx, 'write'>;
  * transaction with ConflictError, as a concurrent writer would (the caller's CAS retry then runs on
  * the refreshed cache); so does a body that threw after reading stale cached data, with its error
  * as the cause. A body that read too much to validate (committing or throwing) runs once more,
- * reading everything fresh.
+ * reading everything fresh. With `handlesExist`, unseen handles are read, not guessed absent.
  */
 export async function runTransaction<R>(
   kv: EtcdKv,
   readsOver: (view: TransactionKv) => TxReads,
   body: (tx: DatastoreTx) => Promise<R>,
+  options?: TransactOptions,
 ): Promise<R> {
   const cache = kv.txCache;
   let useCache = cache !== undefined;
   for (;;) {
-    const view = new TransactionKv(kv, useCache ? cache : undefined);
+    const view = new TransactionKv(kv, useCache ? cache : undefined, options?.handlesExist !== true);
     const writes: TxWrite[] = [];
     let open = true;
     const tx: DatastoreTx = {

@@ -11,8 +11,9 @@ interface PendingRead {
 
 /**
  * Where a read's answer came from: the cache as it stood when the transaction began, a guess
- * (a handle this client has never seen is taken to be absent: handle IDs are minted per container),
- * or etcd during this transaction.
+ * (a handle this client has never seen is taken to be absent: handle IDs are minted per container;
+ * not for a transaction that expects its handles to exist, a release), or etcd during this
+ * transaction.
  */
 type Origin = 'cache' | 'guess' | 'fetched';
 
@@ -57,6 +58,8 @@ export class TransactionKv extends EtcdKv {
   constructor(
     base: EtcdKv,
     private readonly cache: TxReadCache | undefined,
+    /** Take an unseen handle to be absent (design/ipam-datastore.md, "Transactions that expect their handles"). */
+    private readonly guessHandlesAbsent = true,
   ) {
     super(base.wire, base.prefix, base.retry, base.shared);
   }
@@ -151,7 +154,7 @@ export class TransactionKv extends EtcdKv {
     if (req.kind === 'key') {
       const hit = this.cache.key(req.key);
       if (hit !== undefined) return { req, result: hit.raw, revision: hit.raw?.modRevision ?? '0', origin: 'cache' };
-      return req.key.startsWith(HANDLE_PREFIX) ? { req, result: undefined, revision: '0', origin: 'guess' } : undefined;
+      return this.guessHandlesAbsent && req.key.startsWith(HANDLE_PREFIX) ? { req, result: undefined, revision: '0', origin: 'guess' } : undefined;
     }
     const hit = this.cache.range(req.start, req.end);
     return hit === undefined ? undefined : { req, result: [...hit.kvs], revision: hit.revision, origin: 'cache' };
@@ -160,17 +163,26 @@ export class TransactionKv extends EtcdKv {
   private async flush(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
+    // A key or range asked twice in one wave (a stamp and the value it stamps) is sent once.
+    const sent = new Map<string, number>();
+    const requests: ReadRequest[] = [];
+    for (const p of batch) {
+      const id = idOf(p.req);
+      if (!sent.has(id)) {
+        sent.set(id, requests.length);
+        requests.push(p.req);
+      }
+    }
     try {
-      const out = await pinnedRead(() => this.readMany(batch.map((p) => p.req), this.pinned));
+      const out = await pinnedRead(() => this.readMany(requests, this.pinned));
       this.pinned ??= out.revision;
-      batch.forEach((p, i) => {
+      requests.forEach((req, i) => {
         const result = out.results[i];
-        this.cache?.remember(p.req, result, out.revision);
-        const id = idOf(p.req);
-        // Two reads of one key in the same batch: both get the first answer.
-        if (!this.recorded.has(id)) this.recorded.set(id, { req: p.req, result, revision: out.revision, origin: 'fetched' });
-        p.resolve(this.recorded.get(id)?.result);
+        this.cache?.remember(req, result, out.revision);
+        const id = idOf(req);
+        if (!this.recorded.has(id)) this.recorded.set(id, { req, result, revision: out.revision, origin: 'fetched' });
       });
+      for (const p of batch) p.resolve(this.recorded.get(idOf(p.req))?.result);
     } catch (err) {
       for (const p of batch) p.reject(err);
     }

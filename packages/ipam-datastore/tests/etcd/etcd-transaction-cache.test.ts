@@ -1,7 +1,8 @@
 import { Etcd3 } from 'etcd3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, NotFoundError, type Datastore, type DatastoreTx, type IPAMHandle, type Versioned } from '@ipamkit/models';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ConflictError, NotFoundError, type Datastore, type DatastoreTx, type IPAMHandle, type TransactOptions, type Versioned } from '@ipamkit/models';
 import { sampleBlock, sampleHandle, withEtcd } from '@ipamkit/test-utils';
+import { EtcdKv } from '../../src/etcd/etcd-kv.js';
 import { createEtcdDatastore } from '../../src/etcd/index.js';
 import { ETCD_CLIENTS, type EtcdClientName } from './support/etcd-clients.js';
 
@@ -47,7 +48,7 @@ async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; requests: 
   return { result, requests: requests - before };
 }
 
-function transact(ds: Datastore): <R>(body: (tx: DatastoreTx) => Promise<R>) => Promise<R> {
+function transact(ds: Datastore): <R>(body: (tx: DatastoreTx) => Promise<R>, options?: TransactOptions) => Promise<R> {
   const t = ds.transact;
   if (t === undefined) throw new Error('etcd datastore has transact');
   return t;
@@ -159,6 +160,43 @@ for (const name of ETCD_CLIENTS) {
         await write();
         expect(seen.map((h) => h?.handleId)).toEqual([undefined, 'h-2']);
         expect((await other.handles.get('h-2')).block).toEqual({ '10.0.0.8/30': 7 });
+      });
+
+      it('read a handle it has never seen when the transaction expects its handles to exist (a release)', async () => {
+        const { ds, other } = fresh();
+        await seed(ds);
+        await assignLike(ds, 'h-1');
+        await other.handles.create(sampleHandle('h-2'));
+        const release = (id: string) =>
+          counted(() =>
+            transact(ds)(async (tx) => {
+              const handle = await orUndefined(tx.handles.get(id));
+              if (handle !== undefined) tx.write({ op: 'delete', kind: 'handle', value: handle });
+              return handle?.handleId;
+            }, { handlesExist: true }),
+          );
+        // One read and the commit, where a guess would have cost a failed commit and a second body.
+        expect(await release('h-2')).toEqual({ result: 'h-2', requests: 2 });
+        // An absent handle read fresh: nothing to prove at commit, nothing written.
+        expect(await release('h-3')).toEqual({ result: undefined, requests: 1 });
+        await expect(other.handles.get('h-2')).rejects.toBeInstanceOf(NotFoundError);
+      });
+
+      it('send a key or range asked twice in one wave (a stamp and the read it names) once', async () => {
+        const { ds, other } = fresh();
+        await seed(ds);
+        const readMany = vi.spyOn(EtcdKv.prototype, 'readMany');
+        try {
+          // `other` has read nothing yet: all four go out in its first wave.
+          const [, pools, , node] = await transact(other)((tx) =>
+            Promise.all([tx.stamps.get({ kind: 'ipPools' }), tx.ipPools.list(), tx.stamps.get({ kind: 'node', name: 'node-a' }), tx.nodes.get('node-a')]),
+          );
+          expect(pools.map((p) => p.name)).toEqual(['pool-a']);
+          expect(node.name).toBe('node-a');
+          expect(readMany.mock.calls.map(([reads]) => reads.length)).toEqual([2]);
+        } finally {
+          readMany.mockRestore();
+        }
       });
 
       it('notice a pool created, and a reservation deleted, since the cached ranges were read', async () => {

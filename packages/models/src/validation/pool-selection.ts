@@ -39,6 +39,15 @@ export function selectsNode(pool: Pick<IPPool, 'nodeSelector'>, nodeLabels: Read
   return cachedSelector(text).evaluate(nodeLabels ?? {});
 }
 
+/**
+ * Does the pool's nodeSelector pick every node whatever its labels (empty, or `all()` however
+ * written)? Then a caller need not read a node to know the pool selects it.
+ */
+export function selectsEveryNode(pool: Pick<IPPool, 'nodeSelector'>): boolean {
+  const text = pool.nodeSelector ?? '';
+  return text.trim() === '' || cachedSelector(text).toString() === 'all()';
+}
+
 /** Does the pool's namespaceSelector pick this namespace? No namespace = evaluate over no labels. */
 export function selectsNamespace(
   pool: Pick<IPPool, 'namespaceSelector'>,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SelectorParseError } from '../../src/errors.js';
 import type { IPPool } from '../../src/resources/ip-pool.js';
-import { isPoolEnabled, selectsNamespace, selectsNode } from '../../src/validation/pool-selection.js';
+import { isPoolEnabled, selectsEveryNode, selectsNamespace, selectsNode } from '../../src/validation/pool-selection.js';
 
 const pool: IPPool = { name: 'p', cidr: '10.0.0.0/16' };
 
@@ -19,6 +19,30 @@ describe('isPoolEnabled', () => {
     ['a pool with an unparsable CIDR', { ...pool, cidr: 'nonsense' }, 4, false],
   ])('%s: %s', (_, p, version, expected) => {
     expect(isPoolEnabled(p, version)).toBe(expected);
+  });
+});
+
+describe('selectsEveryNode', () => {
+  it.each<[string | undefined, boolean]>([
+    [undefined, true],
+    ['', true],
+    ['   ', true],
+    ['all()', true],
+    [' all( ) ', true],
+    ['has(zone)', false],
+    ['!has(edge)', false],
+    ['zone == "a"', false],
+    ['all() && has(zone)', false],
+    ['global()', false],
+  ])('nodeSelector %j: %s', (nodeSelector, expected) => {
+    const p = nodeSelector === undefined ? {} : { nodeSelector };
+    expect(selectsEveryNode(p)).toBe(expected);
+    // Whatever it says must agree with selectsNode on nodes with and without labels.
+    if (expected) for (const labels of [undefined, {}, { zone: 'a', edge: '' }]) expect(selectsNode(p, labels)).toBe(true);
+  });
+
+  it('throws SelectorParseError on an unparsable selector, as selectsNode does', () => {
+    expect(() => selectsEveryNode({ nodeSelector: 'zone ==' })).toThrow(SelectorParseError);
   });
 });
 
