@@ -26,6 +26,17 @@ export interface ConnectTarget {
   readonly tls?: TlsSettings;
   /** Milliseconds to wait for the connection (and the TLS handshake). */
   readonly timeoutMs: number;
+  /**
+   * TLS only: a session an earlier connection to the same origin and TLS identity got, offered for
+   * resumption, and where the sessions (tickets) this connection gets go (design/ipam-datastore.md,
+   * "TLS sessions resumed").
+   */
+  readonly tlsSessions?: TlsSessionStore;
+}
+
+/** The last TLS session one origin gave this client. */
+export interface TlsSessionStore {
+  session: Buffer | undefined;
 }
 
 /** What a TLS connection verifies and presents (PEM bytes). */

@@ -1,4 +1,4 @@
-import { connectError, type ByteStream, type TlsSettings } from './byte-stream.js';
+import { connectError, type ByteStream, type TlsSessionStore, type TlsSettings } from './byte-stream.js';
 import { connectRawTcp, rawTcpBindings } from './raw-tcp-stream.js';
 import { Http1ProtocolError, ResponseParser, type Http1Response } from './response-parser.js';
 import { connectSocket, isIpLiteral } from './socket-stream.js';
@@ -35,7 +35,8 @@ const FORBIDDEN_IN_HEADER = /[\r\n\0]/;
  * client"): one request at a time per connection, idle connections kept per origin and reused,
  * bodies framed by content-length or chunked coding, at most `maxConnectionsPerOrigin` connections to
  * one origin. Plain connections to an IP address use
- * libuv's TCP handle directly; names and TLS go through `node:net` / `node:tls`. Errors carry
+ * libuv's TCP handle directly; names and TLS go through `node:net` / `node:tls`, and a new TLS
+ * connection resumes the origin's last session. Errors carry
  * Node's socket error codes (ECONNREFUSED, ETIMEDOUT, ECONNRESET, ...).
  */
 /** Connections to one origin: the idle ones, how many exist, and requests waiting for one. */
@@ -43,6 +44,8 @@ interface OriginPool {
   readonly idle: Connection[];
   active: number;
   readonly waiters: (() => void)[];
+  /** The origin's last TLS session, resumed by the next connection (`https:` only). */
+  readonly tlsSessions: TlsSessionStore;
 }
 
 /** Connections per origin unless told otherwise: what browsers allow an HTTP/1.1 origin. */
@@ -94,7 +97,7 @@ export class Http1Client {
   private poolOf(origin: string): OriginPool {
     let pool = this.pools.get(origin);
     if (pool === undefined) {
-      pool = { idle: [], active: 0, waiters: [] };
+      pool = { idle: [], active: 0, waiters: [], tlsSessions: { session: undefined } };
       this.pools.set(origin, pool);
     }
     return pool;
@@ -126,7 +129,7 @@ export class Http1Client {
     try {
       connection.attach(
         raw === null
-          ? await connectSocket({ host, port, timeoutMs, ...(tls === undefined ? {} : { tls }) }, connection)
+          ? await connectSocket({ host, port, timeoutMs, ...(tls === undefined ? {} : { tls, tlsSessions: pool.tlsSessions }) }, connection)
           : await connectRawTcp(raw, host, port, timeoutMs, connection),
       );
     } catch (err) {

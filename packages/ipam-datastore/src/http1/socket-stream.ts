@@ -35,7 +35,7 @@ export async function connectSocket(target: ConnectTarget, events: ByteStreamEve
 }
 
 async function open(target: ConnectTarget): Promise<Socket> {
-  const { host, port, tls, timeoutMs } = target;
+  const { host, port, tls, timeoutMs, tlsSessions } = target;
   let socket: Socket;
   let ready: string;
   if (tls === undefined) {
@@ -55,7 +55,10 @@ async function open(target: ConnectTarget): Promise<Socket> {
       ...(tls.cert === undefined ? {} : { cert: tls.cert }),
       ...(tls.key === undefined ? {} : { key: tls.key }),
       ...(servername === undefined ? {} : { servername }),
+      ...(tlsSessions?.session === undefined ? {} : { session: tlsSessions.session }),
     });
+    // The server's tickets: the next connection to this origin resumes instead of a full handshake.
+    if (tlsSessions !== undefined) socket.on('session', (session: Buffer) => (tlsSessions.session = session));
     ready = 'secureConnect';
   }
   return new Promise((resolve, reject) => {

@@ -235,6 +235,25 @@ describe('Http1Client over TLS', () => {
     }
   });
 
+  it('resumes the TLS session on later connections to the origin, never on another client\'s', async () => {
+    srv.setHandler((req, res) => res.end(JSON.stringify({ reused: req.socket instanceof TLSSocket && req.socket.isSessionReused() })));
+    const client = new Http1Client({ tls: { ca, ...clientFiles } });
+    const other = new Http1Client({ tls: { ca, ...clientFiles } });
+    const reused = async (c: Http1Client): Promise<boolean> => (JSON.parse((await c.request({ method: 'GET', url: new URL(`${srv.url}/r`), timeoutMs: 10_000 })).body.toString()) as { reused: boolean }).reused;
+    try {
+      const before = srv.connections();
+      // The first connection is a full handshake; three requests at once then open two more, both resumed.
+      expect(await reused(client)).toBe(false);
+      expect((await Promise.all([reused(client), reused(client), reused(client)])).filter(Boolean)).toHaveLength(2);
+      expect(srv.connections() - before).toBe(3);
+      // Sessions belong to the client (one server and TLS identity): another client starts afresh.
+      expect(await reused(other)).toBe(false);
+    } finally {
+      client.close();
+      other.close();
+    }
+  });
+
   it('checks the certificate against an explicit server name', async () => {
     const client = new Http1Client({ tls: { ca, servername: 'not-the-server.example' } });
     try {
