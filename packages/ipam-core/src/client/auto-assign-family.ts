@@ -41,6 +41,11 @@ export interface FamilyArgs {
   readonly want: AllocationWant;
   /** The caller's per-host block limit (0: the config's). */
   readonly maxBlocksPerHost: number;
+  /**
+   * No earlier family or attempt of this call can have written the handle: without transactions
+   * its first write creates it without reading it first (design/ipam-core.md, "AutoAssign flow").
+   */
+  readonly handleIsNew?: boolean;
 }
 
 /**
@@ -109,7 +114,10 @@ async function affineFastPath(deps: ClientDeps, fam: FamilyArgs): Promise<FastPa
       { operation: 'AutoAssign from affine blocks' },
     );
   }
-  const ctx = await withCasRetry(() => readAssignContext(deps, deps.ds, fam.req), { operation: 'read AutoAssign context' });
+  // A new handle is not read: the first write creates it, and one that exists after all (a runtime
+  // repeating an ADD) fails that create with AlreadyExists, after which the write reads it.
+  const req = fam.handleIsNew === true ? { ...fam.req, handleId: undefined } : fam.req;
+  const ctx = await withCasRetry(() => readAssignContext(deps, deps.ds, req), { operation: 'read AutoAssign context' });
   const plan = await planAffineTakes(deps, deps.ds, ctx, fam);
   const persisted: BlockTake[] = [];
   for (const [j, take] of plan.takes.entries()) {
@@ -239,7 +247,7 @@ async function runFamily(deps: ClientDeps, fam: FamilyArgs): Promise<FamilyOutco
 /** One family of AutoAssign, retried while a capped handle's concurrent assign settles. */
 export async function autoAssignFamily(deps: ClientDeps, fam: FamilyArgs): Promise<FamilyOutcome> {
   try {
-    return await withCasRetry(() => runFamily(deps, fam), {
+    return await withCasRetry((attempt) => runFamily(deps, attempt === 0 ? fam : { ...fam, handleIsNew: false }), {
       isRetryable: (err) => err instanceof InsufficientIPsByHandleError,
       operation: `AutoAssign IPv${fam.version}`,
     });

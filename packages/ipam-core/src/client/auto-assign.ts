@@ -30,7 +30,7 @@ function checkPoolFamilies(version: IPVersion, pools: readonly string[]): void {
 }
 
 /** The family's outcome for the given request; a bad pool list fails before anything is read. */
-async function assignVersion(deps: ClientDeps, args: AutoAssignArgs, host: string, version: IPVersion, num: number): Promise<FamilyOutcome> {
+async function assignVersion(deps: ClientDeps, args: AutoAssignArgs, host: string, version: IPVersion, num: number, firstFamily: boolean): Promise<FamilyOutcome> {
   const pools = (version === 4 ? args.ipv4Pools : args.ipv6Pools) ?? [];
   const hostReserved: HostReservedAttr | undefined = version === 4 ? args.hostReservedAttrIPv4s : args.hostReservedAttrIPv6s;
   try {
@@ -43,6 +43,7 @@ async function assignVersion(deps: ClientDeps, args: AutoAssignArgs, host: strin
     num,
     hostReserved,
     maxBlocksPerHost: args.maxBlocksPerHost ?? 0,
+    handleIsNew: firstFamily,
     req: {
       version,
       owner: { type: args.intendedUse === 'LoadBalancer' ? 'virtual' : 'host', host },
@@ -76,12 +77,12 @@ export async function autoAssign(deps: ClientDeps, args: AutoAssignArgs): Promis
   const host = decideHostname(args.hostname);
   const out: { ipv4?: IPAMAssignments; ipv6?: IPAMAssignments } = {};
   if (num4 > 0) {
-    const v4 = await assignVersion(deps, args, host, 4, num4);
+    const v4 = await assignVersion(deps, args, host, 4, num4, true);
     if (!v4.ok) throw withAutoAssignPartial(v4.error, { ipv4: v4.assignments });
     out.ipv4 = v4.assignments;
   }
   if (num6 > 0) {
-    const v6 = await assignVersion(deps, args, host, 6, num6);
+    const v6 = await assignVersion(deps, args, host, 6, num6, num4 === 0);
     if (!v6.ok) throw withAutoAssignPartial(v6.error, { ...out, ipv6: v6.assignments });
     out.ipv6 = v6.assignments;
   }
