@@ -7,6 +7,7 @@ import { datastoreConfigFor } from '../config/datastore-config.js';
 import type { NetConf } from '../config/net-config.js';
 import { createKubeReader, resolveKubeConnection, type KubeReader } from '../kube/kube-reader.js';
 import { CallDeadline, CLOSE_GRACE_MS, DEFAULT_TIMEOUT_SECONDS, runWithinDeadline } from './call-deadline.js';
+import { type AffineHintsFile, loadAffineHints, saveAffineHints } from './affine-hints-file.js';
 import { acquireIpamLock, DEFAULT_LOCK_FILE } from './ipam-lock.js';
 import { reportingUnavailable } from './unavailable-recorder.js';
 import type { Logger } from '@ipamkit/models';
@@ -27,6 +28,8 @@ export class Invocation {
   private opening: Promise<Datastore> | undefined;
   private ownsDatastore = false;
   private client: IpamClient | undefined;
+  /** The client's read hints as kept beside the host lock, on datastores a round trip away. */
+  private hints: AffineHintsFile | undefined;
   private kube: KubeReader | null | undefined;
   /** The call's one budget: lock wait and datastore work (design/cni.md, "Deadline"). */
   readonly deadline: CallDeadline;
@@ -96,8 +99,31 @@ export class Invocation {
   }
 
   async ipam(): Promise<IpamClient> {
-    this.client ??= createIpamClient({ datastore: await this.store(), ...(this.options.clock === undefined ? {} : { clock: this.options.clock }) });
+    const datastore = await this.store();
+    if (this.client === undefined) {
+      // A local datastore reads a hinted block no sooner than any other (design/cni.md, "Read hints between calls").
+      this.hints = datastore.kind === 'etcd' || datastore.kind === 'kubernetes' ? loadAffineHints(this.hintsPath) : undefined;
+      this.client = createIpamClient({
+        datastore,
+        ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
+        ...(this.hints === undefined ? {} : { affineHints: this.hints.hints }),
+      });
+    }
     return this.client;
+  }
+
+  private get hintsPath(): string {
+    return `${this.conf.ipamLockFile ?? DEFAULT_LOCK_FILE}.hints`;
+  }
+
+  /** Keeps the client's read hints for the next call; best effort (a call never fails for its hints). */
+  private keepHints(): void {
+    if (this.hints === undefined) return;
+    try {
+      saveAffineHints(this.hints);
+    } catch (err) {
+      this.log.debug(`read hints not kept: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
   }
 
   /** A pod/namespace reader when Kubernetes access is configured (design/calico-callers.md#datastore-client), else undefined. */
@@ -138,7 +164,10 @@ export class Invocation {
     const path = this.conf.ipamLockFile ?? DEFAULT_LOCK_FILE;
     const unlock = await acquireIpamLock({ path, log: this.log, deadline: this.deadline });
     try {
-      return await work();
+      const result = await work();
+      // Under the lock, so that calls on this host write the hints one at a time.
+      this.keepHints();
+      return result;
     } finally {
       unlock();
     }

@@ -141,4 +141,12 @@ export interface CreateIpamClientOptions {
    * without transactions always read.
    */
   cacheAssignContext?: boolean;
+  /**
+   * The read hints to start from, kept current by the client: per owner and family
+   * (`"<type>:<host>:v<4|6>"`), the affine block CIDRs the last AutoAssign visited, read in the first
+   * wave of the next (design/ipam-core.md, "Counting round trips"). Hints only: every block is
+   * checked against the affinities and its own `affinity`. A caller that lives one call (the CNI
+   * plugin) may keep them between processes; default: a new map.
+   */
+  affineHints?: Map<string, string[]>;
 }

@@ -34,7 +34,7 @@ export function createIpamClient(opts: CreateIpamClientOptions): IpamClient {
     ds: opts.datastore,
     clock: opts.clock ?? systemClock,
     windowsHost: opts.windowsHost ?? process.platform === 'win32',
-    affineHints: new Map(),
+    affineHints: opts.affineHints ?? new Map<string, string[]>(),
     contextCache: opts.cacheAssignContext === false ? undefined : new AssignContextCache(),
   };
   return {
