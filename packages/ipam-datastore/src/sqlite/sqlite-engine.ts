@@ -9,6 +9,7 @@ import { DecodedValueCache } from './decoded-value-cache.js';
 import { decodeFreeBlockText, freeBlockOrdinals } from './free-block-text.js';
 import { StampMemo } from './stamp-memo.js';
 import { decodeValue, encodeExact, encodeValue } from './row-codec.js';
+import { PreparedStatements } from './prepared-statements.js';
 import { TABLES } from './schema.js';
 import { translateSqliteError } from './translate-sqlite-error.js';
 import type { WriterMutexLease } from './file-writer-mutex.js';
@@ -113,12 +114,34 @@ interface ChangeRow {
   value_revision: bigint;
 }
 
-interface KindStatements {
-  readonly get: Database.Statement<[string], ObjectRow>;
-  readonly list: Map<string, Database.Statement<unknown[], ObjectRow>>;
-  readonly stamp: Map<string, Database.Statement<unknown[], StampRow>>;
-  readonly put: Database.Statement<[string, bigint, number, string | null, string | null, number | null, string]>;
-  readonly remove: Database.Statement<[string]>;
+/** One kind's statements: by key, prepared on first use; by filter shape, prepared per shape. */
+class KindStatements {
+  readonly list = new Map<string, Database.Statement<unknown[], ObjectRow>>();
+  readonly stamp = new Map<string, Database.Statement<unknown[], StampRow>>();
+  private readonly getSql: string;
+  private readonly putSql: string;
+  private readonly removeSql: string;
+
+  constructor(
+    private readonly statements: PreparedStatements,
+    table: string,
+  ) {
+    this.getSql = `SELECT key, revision, deleted, value FROM ${table} WHERE key = ?`;
+    this.putSql = `INSERT OR REPLACE INTO ${table} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+    this.removeSql = `DELETE FROM ${table} WHERE key = ?`;
+  }
+
+  get get(): Database.Statement<[string], ObjectRow> {
+    return this.statements.get(this.getSql);
+  }
+
+  get put(): Database.Statement<[string, bigint, number, string | null, string | null, number | null, string]> {
+    return this.statements.get(this.putSql);
+  }
+
+  get remove(): Database.Statement<[string]> {
+    return this.statements.get(this.removeSql);
+  }
 }
 
 /** Compaction runs every this many revisions, inside the write that crosses the boundary. */
@@ -145,19 +168,13 @@ function filterClause(filter: RowFilter): { shape: string; params: unknown[] } {
 }
 
 export class SqliteEngine implements RowEngine {
+  private readonly sql: PreparedStatements;
   private readonly statements: Map<KindName, KindStatements>;
   private readonly decoded = new DecodedValueCache(DECODE_CACHE_ROWS);
   /** The value `putRow` just encoded, so that the change-log entry written next reuses the text. */
   private lastEncoded: { readonly value: Record<string, unknown>; readonly text: string } | undefined;
-  private readonly begin: Database.Statement;
-  private readonly beginImmediate: Database.Statement;
-  private readonly commitStatement: Database.Statement;
-  private readonly rollbackStatement: Database.Statement;
-  private readonly bump: Database.Statement<[], { value: bigint }>;
-  private readonly reserve: Database.Statement<[bigint], { value: bigint }>;
   /** Revisions taken from the counter by `reserveRevisions` and not handed out yet (this write only). */
   private reserved: { next: bigint; last: bigint } | undefined;
-  private readonly dataVersion: Database.Statement<[], bigint>;
   /** Between `beginWrite` and its commit or rollback. */
   private writing = false;
   /** This write transaction's `PRAGMA data_version`, read on its first stamp. */
@@ -165,14 +182,10 @@ export class SqliteEngine implements RowEngine {
   private readonly stamps = new StampMemo();
   /** Copies made by `ownedCopy` that `decodedCopy` accepted: exact already, nobody else holds them. */
   private readonly exactCopies = new WeakSet<Record<string, unknown>>();
-  private readonly insertChange: Database.Statement<[bigint, string, string, string, string, bigint]>;
-  private readonly current: Database.Statement<[], { value: bigint }>;
-  private readonly selectChanges: Database.Statement<[string, bigint, number], ChangeRow>;
-  private readonly compacted: Database.Statement<[], { value: bigint }>;
-  private readonly pruneChanges: Database.Statement<[bigint]>;
-  private readonly setCompacted: Database.Statement<[bigint]>;
-  /** The WAL size at which a commit truncates it, or undefined (see `truncateLongWal`). */
-  private readonly walTruncateBytes: number | undefined;
+  /** The WAL size at which a commit truncates it (see `truncateLongWal`), read on the first check. */
+  private walTruncateBytes: number | undefined;
+  /** The dataVersion statement in pluck mode (its text is shared with nothing else). */
+  private dataVersionStatement: Database.Statement<[], bigint> | undefined;
   /** Shared by every handle on this file in this process (see file-writer-mutex.ts). */
   readonly writerMutex: AsyncMutex | undefined;
 
@@ -181,39 +194,61 @@ export class SqliteEngine implements RowEngine {
     private readonly options: SqliteEngineOptions,
   ) {
     this.writerMutex = options.writer?.mutex;
-    this.statements = new Map(
-      KIND_NAMES.map((kind) => {
-        const t = TABLES[kind];
-        return [
-          kind,
-          {
-            get: db.prepare(`SELECT key, revision, deleted, value FROM ${t} WHERE key = ?`),
-            list: new Map(),
-            stamp: new Map(),
-            put: db.prepare(
-              `INSERT OR REPLACE INTO ${t} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-            ),
-            remove: db.prepare(`DELETE FROM ${t} WHERE key = ?`),
-          },
-        ];
-      }),
-    );
-    this.begin = db.prepare('BEGIN');
-    this.beginImmediate = db.prepare('BEGIN IMMEDIATE');
-    this.commitStatement = db.prepare('COMMIT');
-    this.rollbackStatement = db.prepare('ROLLBACK');
-    this.bump = db.prepare('UPDATE revision_counter SET value = value + 1 WHERE id = 0 RETURNING value');
-    this.current = db.prepare('SELECT value FROM revision_counter WHERE id = 0');
-    this.reserve = db.prepare('UPDATE revision_counter SET value = value + ? WHERE id = 0 RETURNING value');
-    this.dataVersion = db.prepare<[], bigint>('PRAGMA data_version').pluck();
-    this.insertChange = db.prepare('INSERT INTO changes (revision, kind, key, type, value, value_revision) VALUES (?, ?, ?, ?, ?, ?)');
-    this.selectChanges = db.prepare('SELECT * FROM changes WHERE kind = ? AND revision > ? ORDER BY revision LIMIT ?');
-    this.compacted = db.prepare("SELECT value FROM meta WHERE name = 'compacted_revision'");
-    this.pruneChanges = db.prepare('DELETE FROM changes WHERE revision <= ?');
-    this.setCompacted = db.prepare("UPDATE meta SET value = MAX(value, ?) WHERE name = 'compacted_revision'");
-    const pages = options.walTruncatePages;
-    this.walTruncateBytes =
-      pages === undefined ? undefined : WAL_HEADER_BYTES + pages * (Number(db.pragma('page_size', { simple: true })) + WAL_FRAME_HEADER_BYTES);
+    this.sql = new PreparedStatements(db);
+    this.statements = new Map(KIND_NAMES.map((kind) => [kind, new KindStatements(this.sql, TABLES[kind])]));
+  }
+
+  // The engine's own statements, each prepared on first use (see PreparedStatements).
+  private get begin(): Database.Statement {
+    return this.sql.get('BEGIN');
+  }
+
+  private get beginImmediate(): Database.Statement {
+    return this.sql.get('BEGIN IMMEDIATE');
+  }
+
+  private get commitStatement(): Database.Statement {
+    return this.sql.get('COMMIT');
+  }
+
+  private get rollbackStatement(): Database.Statement {
+    return this.sql.get('ROLLBACK');
+  }
+
+  private get bump(): Database.Statement<[], { value: bigint }> {
+    return this.sql.get('UPDATE revision_counter SET value = value + 1 WHERE id = 0 RETURNING value');
+  }
+
+  private get current(): Database.Statement<[], { value: bigint }> {
+    return this.sql.get('SELECT value FROM revision_counter WHERE id = 0');
+  }
+
+  private get reserve(): Database.Statement<[bigint], { value: bigint }> {
+    return this.sql.get('UPDATE revision_counter SET value = value + ? WHERE id = 0 RETURNING value');
+  }
+
+  private get dataVersion(): Database.Statement<[], bigint> {
+    return (this.dataVersionStatement ??= this.db.prepare<[], bigint>('PRAGMA data_version').pluck());
+  }
+
+  private get insertChange(): Database.Statement<[bigint, string, string, string, string, bigint]> {
+    return this.sql.get('INSERT INTO changes (revision, kind, key, type, value, value_revision) VALUES (?, ?, ?, ?, ?, ?)');
+  }
+
+  private get selectChanges(): Database.Statement<[string, bigint, number], ChangeRow> {
+    return this.sql.get('SELECT * FROM changes WHERE kind = ? AND revision > ? ORDER BY revision LIMIT ?');
+  }
+
+  private get compacted(): Database.Statement<[], { value: bigint }> {
+    return this.sql.get("SELECT value FROM meta WHERE name = 'compacted_revision'");
+  }
+
+  private get pruneChanges(): Database.Statement<[bigint]> {
+    return this.sql.get('DELETE FROM changes WHERE revision <= ?');
+  }
+
+  private get setCompacted(): Database.Statement<[bigint]> {
+    return this.sql.get("UPDATE meta SET value = MAX(value, ?) WHERE name = 'compacted_revision'");
   }
 
   /**
@@ -225,7 +260,9 @@ export class SqliteEngine implements RowEngine {
    * when another process reads, the checkpoint is left to a later commit.
    */
   private truncateLongWal(): void {
-    if (this.walTruncateBytes === undefined) return;
+    const pages = this.options.walTruncatePages;
+    if (pages === undefined) return;
+    this.walTruncateBytes ??= WAL_HEADER_BYTES + pages * (Number(this.db.pragma('page_size', { simple: true })) + WAL_FRAME_HEADER_BYTES);
     const wal = statSync(`${this.options.path}-wal`, { throwIfNoEntry: false });
     if (wal === undefined || wal.size < this.walTruncateBytes) return;
     const busyTimeout = Number(this.db.pragma('busy_timeout', { simple: true }));
