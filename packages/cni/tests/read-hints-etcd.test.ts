@@ -21,19 +21,21 @@ afterEach(async () => {
   await backend.close();
 });
 
-/** One ADD as a new process makes it: a datastore of its own; returns the requests it sent. */
-async function add(containerId: string): Promise<number> {
+/** One call as a new process makes it: a datastore of its own; returns the requests it sent. */
+async function call(command: 'ADD' | 'DEL', containerId: string): Promise<number> {
   let requests = 0;
   const keys = backend.confKeys as { etcd_prefix: string };
   const ds: Datastore = createEtcdDatastore({ endpoints: [etcd.endpoint], prefix: keys.etcd_prefix, onRequest: () => (requests += 1) });
   try {
-    const r = await runCni({ env: cniEnv({ command: 'ADD', containerId }), stdin: JSON.stringify(netConf(backend.confKeys)), stderr: () => undefined, datastore: ds });
+    const r = await runCni({ env: cniEnv({ command, containerId }), stdin: JSON.stringify(netConf(backend.confKeys)), stderr: () => undefined, datastore: ds });
     expect(r.exitCode).toBe(0);
   } finally {
     await ds.close();
   }
   return requests;
 }
+const add = (containerId: string): Promise<number> => call('ADD', containerId);
+const del = (containerId: string): Promise<number> => call('DEL', containerId);
 
 it('sends two requests for an ADD after a call kept its hints, three without them', async () => {
   const hints = join(backend.dir, 'ipam.lock.hints');
@@ -45,4 +47,16 @@ it('sends two requests for an ADD after a call kept its hints, three without the
   // The context, the block its affinity names, the commit.
   expect(await add('c3')).toBe(3);
   expect((await allocations(backend.ds)).length).toBe(3);
+});
+
+it('sends two requests in sequence for a DEL after a call kept its hints, three without them', async () => {
+  const hints = join(backend.dir, 'ipam.lock.hints');
+  for (const id of ['c1', 'c2', 'c3']) await add(id);
+  // Each release's handle (the container's, and the pod's workload ID, absent) with the config, the
+  // pools and the hinted block, one request each, side by side; then the commit.
+  expect(await del('c2')).toBe(3);
+  rmSync(hints);
+  // Without the hints the block is read after the handle names it: one more request.
+  expect(await del('c3')).toBe(4);
+  expect((await allocations(backend.ds)).length).toBe(1);
 });

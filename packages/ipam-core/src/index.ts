@@ -40,6 +40,7 @@ export {
   type CreateIpamClientOptions,
   type IPAMAssignments,
   type IpamClient,
+  type ReleaseByHandleOptions,
   type ReleaseOptions,
 } from './client/client-types.js';
 // The request-counting wrapper the simulator reports round trips with (design/ipam-core.md).

@@ -95,12 +95,21 @@ export interface AssignmentAttributes extends AllocationAttribute {
 /** Utilization counts come from the pure arithmetic in `src/utilization` (one definition). */
 export type { BlockUtilization, PoolUtilization };
 
+/** What a caller of ReleaseByHandle knows beforehand; never a precondition. */
+export interface ReleaseByHandleOptions {
+  /**
+   * The host the handle's addresses were most likely assigned on (a CNI DEL: its own node): the
+   * blocks its read hints name are read together with the handle (design/ipam-core.md, "Releasing").
+   */
+  readonly host?: string;
+}
+
 export interface IpamClient {
   autoAssign(args: AutoAssignArgs): Promise<{ ipv4?: IPAMAssignments; ipv6?: IPAMAssignments }>;
   /** Resolves to the sequence number the address is allocated under (for a guarded release). */
   assignIP(args: AssignIPArgs): Promise<AssignIPResult>;
   releaseIPs(opts: ReleaseOptions[]): Promise<{ unallocated: string[]; released: ReleaseOptions[] }>;
-  releaseByHandle(handleId: string): Promise<void>;
+  releaseByHandle(handleId: string, options?: ReleaseByHandleOptions): Promise<void>;
   ipsByHandle(handleId: string): Promise<string[]>;
   getAssignmentAttributes(ip: string): Promise<AssignmentAttributes>;
   claimAffinity(cidr: string, affinity: AffinityConfig): Promise<{ claimed: string[]; failed: string[] }>;

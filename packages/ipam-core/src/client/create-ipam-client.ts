@@ -41,7 +41,7 @@ export function createIpamClient(opts: CreateIpamClientOptions): IpamClient {
     autoAssign: (args) => autoAssign(deps, args),
     assignIP: (args) => assignIP(deps, args),
     releaseIPs: (options) => releaseIPs(deps, options),
-    releaseByHandle: (handleId) => releaseByHandle(deps, handleId),
+    releaseByHandle: (handleId, options) => releaseByHandle(deps, handleId, options),
     ipsByHandle: (handleId) => ipsByHandle(deps, handleId),
     getAssignmentAttributes: (ip) => getAssignmentAttributes(deps, ip),
     claimAffinity: (cidr, affinity) => claimAffinity(deps, cidr, affinity),

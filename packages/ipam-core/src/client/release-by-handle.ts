@@ -3,7 +3,8 @@ import { isEmpty } from '../block/block-queries.js';
 import { sanitizeHandle } from '../block/block-state.js';
 import { releaseHandleInBlock } from '../block/release-handle-in-block.js';
 import { persistRelease } from './block-handle-writes.js';
-import { asUpdate, type ClientDeps, collectedBlock, orUndefined, unversioned } from './client-deps.js';
+import { asUpdate, type ClientDeps, collectedBlock, hintKey, orUndefined, unversioned } from './client-deps.js';
+import type { ReleaseByHandleOptions } from './client-types.js';
 import { ensureConsistentAffinity, giveUpAffinityIfEmpty, poolNoLongerSelectsHost, selectionNeedsNode } from './ensure-consistent-affinity.js';
 import { txConfig, txNode, txPools } from './cached-reads.js';
 import { readIpamConfig } from './ipam-config-ops.js';
@@ -83,11 +84,18 @@ function withoutBlock(handle: IPAMHandle, cidr: string): IPAMHandle {
  * ordered path needs four waves; on etcd, one request from a warm client. Blocks whose pool no
  * longer selects their host are given up afterwards, as in the ordered path.
  */
-async function releaseByHandleInTransaction(deps: ClientDeps, id: string): Promise<void> {
+async function releaseByHandleInTransaction(deps: ClientDeps, id: string, likelyBlocks: readonly string[]): Promise<void> {
   const outcome = await withCasRetry(
     () =>
       inTransaction(deps, async (tx) => {
-        const [handle, config, pools] = await Promise.all([tx.handles.get(id), txConfig(deps, tx), txPools(deps, tx)]);
+        // The blocks the handle most likely lives in are read with it; the reads below get them again
+        // from the transaction (etcd: one request instead of two).
+        const [handle, config, pools] = await Promise.all([
+          tx.handles.get(id),
+          txConfig(deps, tx),
+          txPools(deps, tx),
+          ...likelyBlocks.map((cidr) => orUndefined(tx.blocks.get(cidr))),
+        ]);
         const cidrs = Object.keys(handle.block);
         const blocks = await Promise.all(cidrs.map((cidr) => orUndefined(tx.blocks.get(cidr))));
         const now = deps.clock.now();
@@ -124,10 +132,12 @@ async function releaseByHandleInTransaction(deps: ClientDeps, id: string): Promi
  * for all its blocks; without, block by block (blocks in parallel). Throws NotFoundError for an
  * unknown handle; the first block error otherwise.
  */
-export async function releaseByHandle(deps: ClientDeps, handleId: string): Promise<void> {
+export async function releaseByHandle(deps: ClientDeps, handleId: string, options: ReleaseByHandleOptions = {}): Promise<void> {
   const id = sanitizeHandle(handleId) ?? handleId;
   if (deps.ds.transact !== undefined) {
-    await releaseByHandleInTransaction(deps, id);
+    const host = options.host;
+    const likelyBlocks = host === undefined ? [] : [4, 6].flatMap((version) => deps.affineHints.get(hintKey('host', host, version)) ?? []);
+    await releaseByHandleInTransaction(deps, id, likelyBlocks);
     return;
   }
   const handle = await deps.ds.handles.get(id);

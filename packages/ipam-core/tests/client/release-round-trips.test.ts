@@ -39,6 +39,23 @@ describe('ReleaseByHandle from a cold client on a real etcd', () => {
     expect(await assertConsistent(seeding)).toEqual({ allocated: 1, handles: 1 });
   });
 
+  it('reads the blocks the host\'s hints name with the handle when told the host: the handle\'s block, then the commit', async () => {
+    let requests = 0;
+    const open = etcdClientsOfOnePrefix(() => (requests += 1));
+    const seeding = await open();
+    await seeded(seeding, {});
+    const block = (await seeding.blocks.list())[0]?.cidr ?? '';
+    const cold = async () => createIpamClient({ datastore: await open(), clock: new FakeClock(), windowsHost: false, affineHints: new Map([['host:node-a:v4', [block]]]) });
+    requests = 0;
+    await (await cold()).releaseByHandle('pod-1', { host: 'node-a' });
+    expect(requests).toBe(2);
+    // Without the host the hints are not used: three requests, as above.
+    requests = 0;
+    await (await cold()).releaseByHandle('pod-2');
+    expect(requests).toBe(3);
+    expect(await assertConsistent(seeding)).toEqual({ allocated: 0, handles: 0 });
+  });
+
   it('finds an unknown handle unknown in one request', async () => {
     let requests = 0;
     const open = etcdClientsOfOnePrefix(() => (requests += 1));
