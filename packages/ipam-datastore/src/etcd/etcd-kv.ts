@@ -91,6 +91,14 @@ export class EtcdKv {
     return this.shared.memo;
   }
 
+  /**
+   * Whether readers through this view take a decoded value a committed write left instead of a
+   * copy of it (transaction views: design/ipam-datastore.md, "Allocation cost: the fourth round (2026-12-02)").
+   */
+  get takesWrittenValues(): boolean {
+    return false;
+  }
+
   get txCache(): TxReadCache | undefined {
     return this.shared.txCache;
   }
