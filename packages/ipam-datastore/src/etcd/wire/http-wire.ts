@@ -30,6 +30,18 @@ interface JsonDeleteResponse extends JsonHeader {
 
 const b64 = (b: Buffer): string => b.toString('base64');
 
+/** Base64 of the shared key buffers (etcd-kv.ts `wireBytes`): each key is encoded once while in use. */
+const keyTexts = new WeakMap<Buffer, string>();
+
+function keyB64(key: Buffer): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = b64(key);
+    keyTexts.set(key, text);
+  }
+  return text;
+}
+
 export function fromJsonKv(kv: JsonKv): WireKv {
   return {
     key: Buffer.from(kv.key ?? '', 'base64'),
@@ -43,8 +55,8 @@ export const revisionOf = (res: JsonHeader): string => res.header?.revision ?? '
 
 function jsonRange(r: WireRange): object {
   return {
-    key: b64(r.key),
-    ...(r.end === undefined ? {} : { range_end: b64(r.end) }),
+    key: keyB64(r.key),
+    ...(r.end === undefined ? {} : { range_end: keyB64(r.end) }),
     ...(r.revision === undefined ? {} : { revision: r.revision }),
     ...(r.limit === undefined ? {} : { limit: String(r.limit) }),
   };
@@ -52,8 +64,8 @@ function jsonRange(r: WireRange): object {
 
 function jsonCompare(c: WireCompare): object {
   return {
-    key: b64(c.key),
-    ...(c.end === undefined ? {} : { range_end: b64(c.end) }),
+    key: keyB64(c.key),
+    ...(c.end === undefined ? {} : { range_end: keyB64(c.end) }),
     target: c.target === 'mod' ? 'MOD' : 'CREATE',
     result: c.result === 'equal' ? 'EQUAL' : 'LESS',
     [c.target === 'mod' ? 'mod_revision' : 'create_revision']: c.revision,
@@ -65,9 +77,9 @@ function jsonOp(o: WireOp): object {
     case 'range':
       return { request_range: jsonRange(o.range) };
     case 'put':
-      return { request_put: { key: b64(o.key), value: b64(o.value) } };
+      return { request_put: { key: keyB64(o.key), value: b64(o.value) } };
     case 'delete':
-      return { request_delete_range: { key: b64(o.key) } };
+      return { request_delete_range: { key: keyB64(o.key) } };
   }
 }
 
