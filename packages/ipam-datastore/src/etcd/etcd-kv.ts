@@ -56,6 +56,28 @@ export interface TxnOutcome {
 
 const REVISION = /^[1-9][0-9]{0,18}$/;
 
+/** Wire bytes of the keys and of the prefix ranges' ends used lately: every transaction names the same few again. */
+const KEY_BYTES = new Map<string, Buffer>();
+const PREFIX_END_BYTES = new Map<string, Buffer>();
+const WIRE_BYTES_CAPACITY = 1024;
+
+/**
+ * The bytes of a key (or a range end) as the wires send them, made once per key while it is in
+ * use (design/ipam-datastore.md, "Allocation cost: the fourth round (2026-12-02)"). The buffers
+ * are shared: the wires only read them.
+ */
+function wireBytes(known: Map<string, Buffer>, id: string, make: () => Buffer): Buffer {
+  const hit = known.get(id);
+  if (hit !== undefined) return hit;
+  const bytes = make();
+  if (known.size >= WIRE_BYTES_CAPACITY) {
+    const oldest = known.keys().next();
+    if (oldest.done !== true) known.delete(oldest.value);
+  }
+  known.set(id, bytes);
+  return bytes;
+}
+
 /** Rejects revisions that are not etcd mod revisions before they reach a compare. */
 export function checkRevision(revision: string, identifier: string): string {
   if (!REVISION.test(revision)) {
@@ -89,6 +111,14 @@ export class EtcdKv {
 
   get memo(): DecodedMemo {
     return this.shared.memo;
+  }
+
+  /**
+   * Whether readers through this view take a decoded value a committed write left instead of a
+   * copy of it (transaction views: design/ipam-datastore.md, "Allocation cost: the fourth round (2026-12-02)").
+   */
+  get takesWrittenValues(): boolean {
+    return false;
   }
 
   get txCache(): TxReadCache | undefined {
@@ -175,13 +205,14 @@ export class EtcdKv {
   }
 
   keyBytes(key: string): Buffer {
-    return Buffer.from(this.full(key));
+    const full = this.full(key);
+    return wireBytes(KEY_BYTES, full, () => Buffer.from(full));
   }
 
   /** The wire range of a prefix (`end` absent) or of [start, end). */
   rangeBytes(start: string, end: string | undefined): { key: Buffer; end: Buffer } {
     const key = this.keyBytes(start);
-    return { key, end: end === undefined ? prefixEnd(key) : this.keyBytes(end) };
+    return { key, end: end === undefined ? wireBytes(PREFIX_END_BYTES, this.full(start), () => prefixEnd(key)) : this.keyBytes(end) };
   }
 
   private rawRange(r: ReadRequest, atRevision?: string): WireRange {

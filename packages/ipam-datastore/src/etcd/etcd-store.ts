@@ -52,7 +52,7 @@ export class EtcdStore<T, Id> {
 
   /** The live value a raw key holds, undefined for a soft-deleted or foreign one. */
   versioned(raw: RawKv): Versioned<T> | undefined {
-    const value = this.kv.memo.decode(raw.key, raw.modRevision, () => this.kind.decode(raw.key, raw.value));
+    const value = this.kv.memo.decode(raw.key, raw.modRevision, () => this.kind.decode(raw.key, raw.value), this.kv.takesWrittenValues);
     if (value === undefined || this.kind.softDeleted(value)) return undefined;
     return { ...value, revision: raw.modRevision };
   }

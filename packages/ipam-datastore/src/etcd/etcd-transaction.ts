@@ -34,6 +34,14 @@ function plan(write: TxWrite): PlannedWrite {
   return { kind, id, value, compare, op: write.op === 'delete' ? { op: 'delete', key } : { op: 'put', key, value: kind.encode(value) } };
 }
 
+/** Two compares that hold in exactly the same states. */
+function sameCompare(a: TxnCompare, b: TxnCompare): boolean {
+  if (a.key !== b.key || a.expect !== b.expect) return false;
+  if (a.expect === 'absent' || b.expect === 'absent') return true;
+  if (a.revision !== b.revision) return false;
+  return a.expect !== 'unchanged-since' || b.expect !== 'unchanged-since' || a.end === b.end;
+}
+
 /** What a commit attempt came to: committed, or the body read too much to validate (run it again without the cache). */
 type CommitOutcome = 'committed' | 'uncached';
 
@@ -61,11 +69,19 @@ export async function commitWrites(kv: EtcdKv, writes: readonly TxWrite[], view?
   const planned = writes.map(plan);
   const keys = new Set(planned.map((p) => p.op.key));
   if (keys.size !== planned.length) throw new ValidationError('a transaction may write each object at most once');
+  // The body read what it writes (the block, the handle): that read's compare is the write's own
+  // precondition and its else-branch read the write's, so each goes into the request once.
+  const elseReads = [...validation.reads];
+  const writeReadAt = planned.map((p) => {
+    const at = elseReads.findIndex((r) => r.kind === 'key' && r.key === p.op.key);
+    return at >= 0 ? at : elseReads.push({ kind: 'key', key: p.op.key }) - 1;
+  });
   for (let round = 0; round < SOFT_DELETED_ROUNDS; round++) {
+    const writeCompares = planned.map((p) => p.compare);
     const out = await kv.txn({
-      compares: [...validation.compares, ...planned.map((p) => p.compare)],
+      compares: [...validation.compares.filter((c) => !writeCompares.some((w) => sameCompare(c, w))), ...writeCompares],
       ops: planned.map((p) => p.op),
-      elseReads: [...validation.reads, ...planned.map((p): ReadRequest => ({ kind: 'key', key: p.op.key }))],
+      elseReads,
       identifier: 'transaction',
     });
     if (out.succeeded) {
@@ -85,7 +101,7 @@ export async function commitWrites(kv: EtcdKv, writes: readonly TxWrite[], view?
     if (reads === 'stale-guess') throw new ConflictError('transaction', 'a value the transaction read from the cache had changed; retry');
     let retry = false;
     for (const [i, p] of planned.entries()) {
-      const result = out.elseResults[validation.reads.length + i];
+      const result = out.elseResults[writeReadAt[i] ?? -1];
       const current = Array.isArray(result) ? undefined : result;
       const c = p.compare;
       const holds = c.expect === 'absent' ? current === undefined : current?.modRevision === (c.expect === 'revision' ? c.revision : undefined);

@@ -64,6 +64,11 @@ export class TransactionKv extends EtcdKv {
     super(base.wire, base.prefix, base.retry, base.shared);
   }
 
+  /** A body reads each key once (a second read decodes again), so it may take what a write left. */
+  override get takesWrittenValues(): boolean {
+    return true;
+  }
+
   override async get(key: string): Promise<RawKv | undefined> {
     return (await this.read({ kind: 'key', key })) as RawKv | undefined;
   }

@@ -114,6 +114,29 @@ for (const name of ETCD_CLIENTS) {
         expect((await ds.handles.list()).map((h) => h.handleId).sort()).toEqual(['h-1', 'h-2']);
       });
 
+      it('hand a body the block its last write left, and keep what the body changes in it from every later reader', async () => {
+        const { ds } = fresh();
+        await seed(ds);
+        await assignLike(ds, 'h-1');
+        const stored = await ds.blocks.get('10.0.0.0/30');
+        // The body takes the written value (no copy), changes it in place, and commits nothing.
+        await expect(
+          transact(ds)(async (tx) => {
+            const block = await tx.blocks.get('10.0.0.0/30');
+            block.allocations[3] = 0;
+            block.attributes.push({ handleId: 'never-written' });
+            block.sequenceNumberForAllocation['3'] = 99n;
+            const again = await tx.blocks.get('10.0.0.0/30');
+            expect(again).toEqual(stored);
+            throw new Error('body gives up');
+          }),
+        ).rejects.toThrow('body gives up');
+        expect(await ds.blocks.get('10.0.0.0/30')).toEqual(stored);
+        const next = await assignLike(ds, 'h-2');
+        expect(next.seq).toBe(stored.sequenceNumber + 1n);
+        expect(await ds.blocks.get('10.0.0.0/30')).toEqual({ ...stored, sequenceNumber: stored.sequenceNumber + 1n, revision: expect.any(String) as string });
+      });
+
       it('read everything fresh and validate nothing with the cache turned off', async () => {
         const { ds } = fresh({ transactionReadCache: false });
         await seed(ds);

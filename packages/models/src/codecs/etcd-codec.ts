@@ -4,6 +4,7 @@ import type { IPAMConfig } from '../resources/ipam-config.js';
 import type { IPAMHandle } from '../resources/ipam-handle.js';
 import { parseAffinityState } from './affinity-fields.js';
 import { decodeBlockFields, encodeBlockFields } from './block-fields.js';
+import { writeEtcdBlockJson } from './etcd-block-json.js';
 import {
   etcdKeyForAffinity,
   etcdKeyForBlock,
@@ -122,8 +123,11 @@ export function encodeEtcd<K extends WireKind>(kind: K, model: WireModel<K>): { 
   if (!isWireKind(kind)) codecFail('kind', `${JSON.stringify(kind)} is not a wire kind`);
   const entry = { kind, model } as EtcdEntry;
   switch (entry.kind) {
-    case 'IPAMBlock':
-      return { key: etcdKeyForBlock(entry.model.cidr), value: stringifyWireJson(encodeBlockFields(entry.model, 'etcd', 'value')) };
+    case 'IPAMBlock': {
+      const key = etcdKeyForBlock(entry.model.cidr);
+      // The direct writer declines only what the general path writes otherwise (design/models.md, "The etcd block writer").
+      return { key, value: writeEtcdBlockJson(entry.model, 'value') ?? stringifyWireJson(encodeBlockFields(entry.model, 'etcd', 'value')) };
+    }
     case 'BlockAffinity':
       return {
         key: etcdKeyForAffinity(entry.model),

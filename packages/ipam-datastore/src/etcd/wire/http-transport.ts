@@ -102,9 +102,14 @@ export class HttpTransport {
   }
 
   /** A unary call: the parsed JSON answer. */
-  async call<T>(path: string, body: unknown): Promise<T> {
+  call<T>(path: string, body: unknown): Promise<T> {
+    return this.callWithJson<T>(path, JSON.stringify(body));
+  }
+
+  /** A unary call whose body is already JSON text (see `txnJson` in http-wire.ts). */
+  async callWithJson<T>(path: string, payload: string): Promise<T> {
     return this.withToken(async (token) => {
-      const { status, text, endpoint } = await this.post(path, body, token);
+      const { status, text, endpoint } = await this.post(path, payload, token);
       const parsed = parseJson(text, endpoint);
       if (status !== 200) throw gatewayError(parsed as GatewayError, endpoint, status);
       return parsed as T;
@@ -170,7 +175,7 @@ export class HttpTransport {
   private async authenticate(): Promise<string> {
     const auth = this.connection.auth;
     if (auth === undefined) throw new Error('authenticate() without credentials');
-    const { status, text, endpoint } = await this.post('/v3/auth/authenticate', { name: auth.username, password: auth.password }, undefined);
+    const { status, text, endpoint } = await this.post('/v3/auth/authenticate', JSON.stringify({ name: auth.username, password: auth.password }), undefined);
     const parsed = parseJson(text, endpoint) as GatewayError & { token?: unknown };
     if (status !== 200) {
       const err = gatewayError(parsed, endpoint, status);
@@ -187,9 +192,8 @@ export class HttpTransport {
   }
 
   /** One request with its whole answer, within the call deadline, failing over between endpoints. */
-  private async post(path: string, body: unknown, token: string | undefined): Promise<{ status: number; text: string; endpoint: string }> {
+  private async post(path: string, payload: string, token: string | undefined): Promise<{ status: number; text: string; endpoint: string }> {
     if (this.closed) throw new EtcdWireError('closed', this.target, 'the etcd client is closed');
-    const payload = JSON.stringify(body);
     const headers: Record<string, string> = { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: token }) };
     return this.acrossEndpoints(async (url, endpoint, until) => {
       const progress = { sent: false };
