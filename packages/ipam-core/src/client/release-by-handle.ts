@@ -88,16 +88,16 @@ async function releaseByHandleInTransaction(deps: ClientDeps, id: string, likely
   const outcome = await withCasRetry(
     () =>
       inTransaction(deps, async (tx) => {
-        // The blocks the handle most likely lives in are read with it; the reads below get them again
-        // from the transaction (etcd: one request instead of two).
-        const [handle, config, pools] = await Promise.all([
+        // The blocks the handle most likely lives in are read with it (etcd: one request instead of two).
+        const [handle, config, pools, likely] = await Promise.all([
           tx.handles.get(id),
           txConfig(deps, tx),
           txPools(deps, tx),
-          ...likelyBlocks.map((cidr) => orUndefined(tx.blocks.get(cidr))),
+          Promise.all(likelyBlocks.map(async (cidr) => [cidr, await orUndefined(tx.blocks.get(cidr))] as const)),
         ]);
+        const read = new Map(likely);
         const cidrs = Object.keys(handle.block);
-        const blocks = await Promise.all(cidrs.map((cidr) => orUndefined(tx.blocks.get(cidr))));
+        const blocks = await Promise.all(cidrs.map((cidr) => (read.has(cidr) ? Promise.resolve(read.get(cidr)) : orUndefined(tx.blocks.get(cidr)))));
         const now = deps.clock.now();
         const released: AllocationBlock[] = [];
         let remaining = unversioned(handle);
