@@ -38,8 +38,9 @@ export async function cmdDel(inv: Invocation, workload: Workload): Promise<strin
       // its compare-and-swap), so a DEL waits for one chain of round trips, not two. The first
       // failure in handle order is the one reported.
       const handles = [...new Set([workload.handleId, workload.workloadId])];
-      // This node assigned them: the blocks its last ADD used are read with each handle.
-      const outcomes = await Promise.allSettled(handles.map((handle) => ipam.releaseByHandle(handle, { host: inv.node })));
+      // The container's handle (first) is expected to exist, assigned on this node: the blocks its
+      // last ADD used are read with it. The workload ID seldom exists: it reads its handle alone.
+      const outcomes = await Promise.allSettled(handles.map((handle, i) => ipam.releaseByHandle(handle, i === 0 ? { host: inv.node } : {})));
       let failure: { err: unknown } | undefined;
       outcomes.forEach((outcome, i) => {
         const handle = handles[i] ?? '';

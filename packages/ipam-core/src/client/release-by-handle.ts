@@ -34,6 +34,8 @@ interface OrderedRelease {
   readonly handle: Versioned<IPAMHandle>;
   readonly config: Promise<IPAMConfig>;
   readonly pools: Promise<readonly IPPool[]>;
+  /** Blocks read with the handle (the host's hinted ones): a first attempt uses one that was found. */
+  readonly likely: ReadonlyMap<string, Versioned<AllocationBlock> | undefined>;
 }
 
 async function releaseHandleFromBlock(deps: ClientDeps, release: OrderedRelease, cidr: string): Promise<void> {
@@ -43,7 +45,9 @@ async function releaseHandleFromBlock(deps: ClientDeps, release: OrderedRelease,
   let config: IPAMConfig | undefined;
   const block = await withCasRetry(
     async (attempt) => {
-      const [stored, cfg] = await Promise.all([orUndefined(deps.ds.blocks.get(cidr)), release.config]);
+      // A block missing from the early read is read again: only a block found is taken as read.
+      const early = attempt === 0 ? release.likely.get(cidr) : undefined;
+      const [stored, cfg] = await Promise.all([early === undefined ? orUndefined(deps.ds.blocks.get(cidr)) : Promise.resolve(early), release.config]);
       config = cfg;
       const now = deps.clock.now();
       const result =
@@ -69,6 +73,23 @@ async function releaseHandleFromBlock(deps: ClientDeps, release: OrderedRelease,
     { isRetryable: (err) => err instanceof ConflictError || err instanceof NotFoundError, operation: `release handle ${handleId} in ${cidr}` },
   );
   if (block !== undefined && config !== undefined) await ensureConsistentAffinity(deps, config, block, () => release.pools);
+}
+
+/**
+ * The reads an ordered release shares between the handle's blocks, started now. Each block awaits
+ * the config and the pools; the catches only keep a failure no block came to await (the handle was
+ * unknown) from going unhandled. A likely block that cannot be read is read again later.
+ */
+function orderedContext(
+  deps: ClientDeps,
+  likelyBlocks: readonly string[],
+): { config: Promise<IPAMConfig>; pools: Promise<readonly IPPool[]>; likely: Promise<[string, Versioned<AllocationBlock> | undefined][]> } {
+  const config = readIpamConfig(deps.ds, deps.windowsHost);
+  const pools = deps.ds.ipPools.list();
+  config.catch(() => undefined);
+  pools.catch(() => undefined);
+  const likely = Promise.all(likelyBlocks.map(async (cidr): Promise<[string, Versioned<AllocationBlock> | undefined]> => [cidr, await orUndefined(deps.ds.blocks.get(cidr)).catch(() => undefined)]));
+  return { config, pools, likely };
 }
 
 /** The handle without its entry for `cidr`. */
@@ -134,21 +155,21 @@ async function releaseByHandleInTransaction(deps: ClientDeps, id: string, likely
  */
 export async function releaseByHandle(deps: ClientDeps, handleId: string, options: ReleaseByHandleOptions = {}): Promise<void> {
   const id = sanitizeHandle(handleId) ?? handleId;
+  const host = options.host;
+  const likelyBlocks = host === undefined ? [] : [4, 6].flatMap((version) => deps.affineHints.get(hintKey('host', host, version)) ?? []);
   if (deps.ds.transact !== undefined) {
-    const host = options.host;
-    const likelyBlocks = host === undefined ? [] : [4, 6].flatMap((version) => deps.affineHints.get(hintKey('host', host, version)) ?? []);
     await releaseByHandleInTransaction(deps, id, likelyBlocks);
     return;
   }
+  // With likely blocks (a caller that expects the handle to exist on its host), the config, the pools
+  // and those blocks are read beside the handle; otherwise beside the handle's blocks, so that an
+  // unknown handle (a DEL's workload ID, usually) costs one request.
+  const early = likelyBlocks.length > 0 ? orderedContext(deps, likelyBlocks) : undefined;
   const handle = await deps.ds.handles.get(id);
   const cidrs = Object.keys(handle.block);
   if (cidrs.length === 0) return;
-  // The config and the pools are read beside the handle's blocks, not beside the handle: an unknown
-  // handle (a DEL's workload ID, usually) then costs one request.
-  const release: OrderedRelease = { handleId: id, handle, config: readIpamConfig(deps.ds, deps.windowsHost), pools: deps.ds.ipPools.list() };
-  // Each block awaits both; these only keep a failure that no block came to await from going unhandled.
-  release.config.catch(() => undefined);
-  release.pools.catch(() => undefined);
+  const context = early ?? orderedContext(deps, []);
+  const release: OrderedRelease = { handleId: id, handle, config: context.config, pools: context.pools, likely: new Map(await context.likely) };
   const results = await Promise.allSettled(cidrs.map((cidr) => releaseHandleFromBlock(deps, release, cidr)));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed !== undefined) throw failed.reason;

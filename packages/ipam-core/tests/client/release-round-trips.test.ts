@@ -81,6 +81,18 @@ describe('ReleaseByHandle without transactions (Kubernetes)', () => {
     expect(await assertConsistent(counting.datastore)).toEqual({ allocated: 1, handles: 1 });
   });
 
+  it('reads the config, the pools and the host\'s hinted block beside the handle when told the host', async () => {
+    const counting = await kubernetesLike();
+    await seeded(counting.datastore, {});
+    const block = (await counting.datastore.blocks.list())[0]?.cidr ?? '';
+    const ipam = createIpamClient({ datastore: counting.datastore, clock: new FakeClock(), windowsHost: false, affineHints: new Map([['host:node-a:v4', [block]]]) });
+    counting.reset();
+    await ipam.releaseByHandle('pod-1', { host: 'node-a' });
+    // The handle with the config, the pools and the block; the block write; the handle's delete.
+    expect(counting.counts()).toMatchObject({ waves: 3, calls: 6 });
+    expect(await assertConsistent(counting.datastore)).toEqual({ allocated: 1, handles: 1 });
+  });
+
   it('reads nothing else for an unknown handle', async () => {
     const counting = await kubernetesLike();
     await seeded(counting.datastore, {});
