@@ -79,6 +79,7 @@ export {
   NoQualifiedPoolError,
   NotFoundError,
   OperationNotSupportedError,
+  orUndefined,
   SelectorParseError,
   StrictAffinityError,
   UnauthorizedError,
