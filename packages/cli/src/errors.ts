@@ -3,6 +3,11 @@ import { IpamError, ValidationError, type ErrorCategory } from '@ipamkit/models'
 // The CLI's own errors, grouped by the taxonomy of packages/models/src/errors.ts. Datastore and
 // core errors pass through unchanged; the runner prints `error.message` to stderr and exits 1.
 
+/** The message of anything thrown, for wrapping it in a CLI error. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** A flag or argument is missing or malformed; nothing was read or written. */
 export class CliUsageError extends ValidationError {
   override name = 'CliUsageError';

@@ -1,5 +1,5 @@
 import { createDatastore, DatastoreConfigError, resolveDatastoreConfig, type DatastoreConfig, type DatastoreOverrides, type OverrideNames } from '@ipamkit/ipam-datastore';
-import type { Datastore } from '@ipamkit/models';
+import { definedFields, type Datastore } from '@ipamkit/models';
 import { configForAccess, type DatastoreAccess } from './resources/datastore-access.js';
 import { checkSqlitePresence } from './sqlite-presence.js';
 
@@ -37,9 +37,7 @@ export const CLI_DATASTORE_FLAGS: OverrideNames = {
 export function cliDatastoreOverrides(flags: DatastoreFlags): DatastoreOverrides {
   const { datastore, ...rest } = flags;
   const datastoreType = datastore === 'etcd' ? 'etcdv3' : datastore;
-  return Object.fromEntries(
-    Object.entries({ ...rest, datastoreType }).filter(([, v]) => v !== undefined),
-  );
+  return definedFields({ ...rest, datastoreType });
 }
 
 /** Flags + environment → config, through the shared resolver. Pure, for testing. */

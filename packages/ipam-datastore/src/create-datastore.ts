@@ -1,4 +1,4 @@
-import type { Datastore } from '@ipamkit/models';
+import { definedFields, type Datastore } from '@ipamkit/models';
 import type { DatastoreOverrides, OverrideNames } from './config/datastore-overrides.js';
 import { resolveDatastoreConfig } from './config/resolve-datastore-config.js';
 import { DatastoreConfigError } from './errors.js';
@@ -105,15 +105,7 @@ export async function createDatastore(config: DatastoreConfig): Promise<Datastor
       // Endpoints, TLS files, credentials and the client choice all go through; createEtcdDatastore
       // refuses user info in an endpoint and unreadable TLS files with a DatastoreConfigError.
       const { endpoints, prefix, tls, username, password, client } = config;
-      return factory({
-        type: 'etcd',
-        endpoints,
-        ...(prefix === undefined ? {} : { prefix }),
-        ...(tls === undefined ? {} : { tls }),
-        ...(username === undefined ? {} : { username }),
-        ...(password === undefined ? {} : { password }),
-        ...(client === undefined ? {} : { client }),
-      });
+      return factory(definedFields({ type: 'etcd' as const, endpoints, prefix, tls, username, password, client }));
     }
     case 'kubernetes': {
       const factory = backendFactory(await importBackend('kubernetes', '@kubernetes/client-node', () => import('./kubernetes/index.js')), 'createKubernetesDatastore');

@@ -154,3 +154,13 @@ export class WatchExpiredError extends IpamError {
 export function isTransient(err: unknown): boolean {
   return err instanceof IpamError && err.category === 'transient';
 }
+
+/** What `read` resolves to, or `undefined` when the object does not exist (NotFoundError); other errors propagate. */
+export async function orUndefined<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}

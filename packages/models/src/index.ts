@@ -80,6 +80,7 @@ export {
   NoQualifiedPoolError,
   NotFoundError,
   OperationNotSupportedError,
+  orUndefined,
   SelectorParseError,
   StrictAffinityError,
   UnauthorizedError,
@@ -168,6 +169,7 @@ export { sleep } from './retry/sleep.js';
 export { jsonLineLogger, type LogFields, type Logger, silentLogger } from './logger.js';
 export { type Clock, systemClock } from './clock.js';
 export { type DefinedFields, definedFields } from './defined-fields.js';
+export { isRecord } from './is-record.js';
 export { type FlagSpec, type FlagValues, type InvalidFlag, numberFlag, parseFlags, type ScannedArg, scanFlags, stringFlag } from './bin/flags.js';
 export { type BinIo, type BinMain, runBin, type RunBinOptions } from './bin/run-bin.js';
 export { seededRandom } from './seeded-random.js';

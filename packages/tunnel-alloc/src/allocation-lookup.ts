@@ -4,6 +4,7 @@ import {
   cidrContains,
   IPInCooldownError,
   NotFoundError,
+  orUndefined,
 } from '@ipamkit/models';
 import { sequenceNumberFor } from '@ipamkit/ipam-core';
 import { TunnelStepError } from './errors.js';
@@ -39,13 +40,8 @@ async function readSequenceNumber(ctx: TunnelContext, address: string): Promise<
       }
     });
   if (pool === undefined) return undefined;
-  try {
-    const block = await ctx.datastore.blocks.get(blockCidrFor(address, pool.blockSize));
-    return sequenceNumberFor(block, address) ?? 0n;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
+  const block = await orUndefined(ctx.datastore.blocks.get(blockCidrFor(address, pool.blockSize)));
+  return block === undefined ? undefined : (sequenceNumberFor(block, address) ?? 0n);
 }
 
 /** Looks `address` up; "not allocated" and "in cooldown" are answers, anything else an error. */

@@ -2,6 +2,7 @@ import {
   AlreadyExistsError,
   BadHandleError,
   BadSequenceNumberError,
+  definedFields,
   NotFoundError,
 } from '@ipamkit/models';
 import { TunnelAssignShortError, TunnelStepError } from './errors.js';
@@ -34,13 +35,7 @@ export async function releaseTunnelAddress(
   args: { readonly address: string; readonly handleId?: string; readonly sequenceNumber?: bigint },
 ): Promise<boolean> {
   try {
-    const result = await ctx.ipam.releaseIPs([
-      {
-        address: args.address,
-        ...(args.handleId === undefined ? {} : { handle: args.handleId }),
-        ...(args.sequenceNumber === undefined ? {} : { sequenceNumber: args.sequenceNumber }),
-      },
-    ]);
+    const result = await ctx.ipam.releaseIPs([definedFields({ address: args.address, handle: args.handleId, sequenceNumber: args.sequenceNumber })]);
     return result.released.length > 0;
   } catch (err) {
     if (err instanceof BadSequenceNumberError || err instanceof BadHandleError) {

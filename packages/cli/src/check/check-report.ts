@@ -1,3 +1,4 @@
+import { definedFields } from '@ipamkit/models';
 import { CLI_VERSION } from '../version.js';
 import type { CheckedAllocation, CheckResult, LeakedHandle } from './ipam-check.js';
 import type { Finding } from './structural-findings.js';
@@ -45,24 +46,9 @@ export interface CheckReport {
 
 function reportAllocation(a: CheckedAllocation): ReportAllocation {
   // Key order is the report's field order; optional calicoctl keys are dropped when empty (omitempty).
-  return {
-    ip: a.ip,
-    ...(a.handle === undefined ? {} : { handle: a.handle }),
-    sequenceNumber: a.sequenceNumber,
-    ...(a.pod === undefined ? {} : { pod: a.pod }),
-    ...(a.namespace === undefined ? {} : { namespace: a.namespace }),
-    ...(a.node === undefined ? {} : { node: a.node }),
-    ...(a.type === undefined ? {} : { type: a.type }),
-    ...(a.creationTimestamp === undefined ? {} : { creationTimestamp: a.creationTimestamp }),
-    inUse: a.inUse,
-    ...(a.borrowed ? { borrowed: true } : {}),
-    ...(a.coolingDown ? { coolingDown: true } : {}),
-    owners: a.owners,
-    block: a.block,
-    classification: a.classification,
-    reason: a.reason,
-    releasable: a.releasable,
-  };
+  const { ip, handle, sequenceNumber, pod, namespace, node, type, creationTimestamp, inUse, owners, block, classification, reason, releasable } = a;
+  const flags = { borrowed: a.borrowed ? true : undefined, coolingDown: a.coolingDown ? true : undefined };
+  return definedFields({ ip, handle, sequenceNumber, pod, namespace, node, type, creationTimestamp, inUse, ...flags, owners, block, classification, reason, releasable });
 }
 
 export function checkReport(result: CheckResult): CheckReport {

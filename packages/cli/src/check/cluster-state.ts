@@ -1,3 +1,4 @@
+import { definedFields, isRecord } from '@ipamkit/models';
 import { readInputFile } from '../read-input-file.js';
 import { InputFileError } from '../errors.js';
 
@@ -35,10 +36,6 @@ export function isFinishedPod(pod: PodInfo): boolean {
   return pod.phase !== undefined && FINISHED_PHASES.has(pod.phase);
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 const isStringMap = (v: unknown): v is Record<string, string> => isRecord(v) && Object.values(v).every((s) => typeof s === 'string');
 
@@ -51,14 +48,7 @@ function parsePod(raw: unknown, file: string, i: number): PodInfo {
   if (phase !== undefined && typeof phase !== 'string') throw new InputFileError(file, `pods[${i}].phase must be a string`);
   if (ips !== undefined && !isStringArray(ips)) throw new InputFileError(file, `pods[${i}].ips must be an array of strings`);
   if (annotations !== undefined && !isStringMap(annotations)) throw new InputFileError(file, `pods[${i}].annotations must map strings to strings`);
-  return {
-    namespace: raw['namespace'],
-    name: raw['name'],
-    ...(nodeName === undefined ? {} : { nodeName }),
-    ...(phase === undefined ? {} : { phase }),
-    ...(ips === undefined ? {} : { ips }),
-    ...(annotations === undefined ? {} : { annotations }),
-  };
+  return definedFields({ namespace: raw['namespace'], name: raw['name'], nodeName, phase, ips, annotations });
 }
 
 function parseService(raw: unknown, file: string, i: number): ServiceInfo {

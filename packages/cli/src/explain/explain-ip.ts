@@ -1,7 +1,7 @@
 import { createIpamClient, ordinalOf, type AssignmentAttributes } from '@ipamkit/ipam-core';
 import {
   isLoadBalancerHandleId,
-  NotFoundError,
+  orUndefined,
   parseTunnelHandleId,
   selectsNamespace,
   selectsNode,
@@ -63,15 +63,6 @@ function intendedUseOf(handle: string | undefined, attrs: Readonly<Record<string
   return 'Workload';
 }
 
-async function getOrUndefined<T>(read: Promise<T>): Promise<T | undefined> {
-  try {
-    return await read;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
-
 function parseJsonList(text: string | undefined): string[] {
   if (text === undefined) return [];
   try {
@@ -108,7 +99,7 @@ async function selectionReasons(
     }
   }
   if (nodeName !== undefined) {
-    const node: Node | undefined = await getOrUndefined(ctx.datastore.nodes.get(nodeName));
+    const node: Node | undefined = await orUndefined(ctx.datastore.nodes.get(nodeName));
     if (node === undefined) reasons.push(`node ${nodeName} no longer exists, so its selector match cannot be checked`);
     else {
       const selected = selectsNode(pool, node.labels);
@@ -117,7 +108,7 @@ async function selectionReasons(
     }
   }
   if (namespaceName !== undefined && pool.namespaceSelector !== undefined && pool.namespaceSelector !== '') {
-    const namespace: Namespace | undefined = await getOrUndefined(ctx.datastore.namespaces.get(namespaceName));
+    const namespace: Namespace | undefined = await orUndefined(ctx.datastore.namespaces.get(namespaceName));
     const selected = selectsNamespace(pool, namespace?.labels);
     reasons.push(`pool namespaceSelector ${JSON.stringify(pool.namespaceSelector)} ${selected ? 'selects' : 'does not select'} namespace ${namespaceName}`);
   }

@@ -3,7 +3,7 @@ import {
   blockCountOf,
   cidrContains,
   ipVersionOfCidr,
-  NotFoundError,
+  orUndefined,
   selectsNamespace,
   selectsNode,
   type IPVersion,
@@ -45,12 +45,7 @@ export interface NodeExplanation {
  */
 export async function explainNode(ctx: CommandContext, nodeName: string): Promise<NodeExplanation> {
   const world = await loadExplainWorld(ctx, undefined);
-  let node: Node | undefined;
-  try {
-    node = await ctx.datastore.nodes.get(nodeName);
-  } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
-  }
+  const node: Node | undefined = await orUndefined(ctx.datastore.nodes.get(nodeName));
   const [affinities, reservations] = await Promise.all([
     ctx.datastore.affinities.list({ host: nodeName, type: 'host' }),
     ctx.datastore.ipReservations.list(),

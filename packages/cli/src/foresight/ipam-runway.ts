@@ -1,5 +1,5 @@
 import { computeRunway, loadClusterSnapshot, type AllocationRate, type RunwayReport } from '@ipamkit/ipam-core';
-import type { IPVersion } from '@ipamkit/models';
+import { definedFields, type IPVersion } from '@ipamkit/models';
 import type { CommandContext } from '../cli-io.js';
 
 export interface RunwayCommandOptions {
@@ -11,11 +11,8 @@ export interface RunwayCommandOptions {
 /** `ipam runway` (design/cli.md "runway and what-if"): the planner over what the datastore holds now. */
 export async function ipamRunway(ctx: CommandContext, options: RunwayCommandOptions): Promise<RunwayReport> {
   const snapshot = await loadClusterSnapshot(ctx.datastore, ctx.clock.now());
-  return computeRunway(snapshot, {
-    ...(options.ipVersions === undefined ? {} : { ipVersions: options.ipVersions }),
-    ...(options.rate === undefined ? {} : { rate: options.rate }),
-    ...(options.requestMaxBlocksPerHost === undefined ? {} : { requestMaxBlocksPerHost: options.requestMaxBlocksPerHost }),
-  });
+  const { ipVersions, rate, requestMaxBlocksPerHost } = options;
+  return computeRunway(snapshot, definedFields({ ipVersions, rate, requestMaxBlocksPerHost }));
 }
 
 /** Nodes that cannot start even one more pod now: the runway's problems (exit status 1). */

@@ -1,12 +1,8 @@
 import type { DatastoreConfig } from '@ipamkit/ipam-datastore';
-import { definedFields } from '@ipamkit/models';
+import { definedFields, isRecord } from '@ipamkit/models';
 import { CliUsageError } from '../errors.js';
 
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The plugin-level keys that tell calico-ipam its node and datastore (design/cni.md, "Datastore configuration"). */
 export function pluginDatastoreKeys(config: DatastoreConfig, nodeName: string): Json {
@@ -52,14 +48,14 @@ export function patchConflist(text: string, file: string, keys: Json): Json {
   } catch (err) {
     throw new CliUsageError(`${file} is not valid JSON (${(err as Error).message}): fix or remove it before installing`);
   }
-  if (!isObject(parsed) || !Array.isArray(parsed.plugins) || parsed.plugins.length === 0 || !parsed.plugins.every(isObject)) {
+  if (!isRecord(parsed) || !Array.isArray(parsed.plugins) || parsed.plugins.length === 0 || !parsed.plugins.every(isRecord)) {
     throw new CliUsageError(`${file} is not a conflist: it needs a non-empty "plugins" list of objects`);
   }
   const plugins = parsed.plugins;
-  const withIpam = plugins.some((p) => isObject(p.ipam));
+  const withIpam = plugins.some((p) => isRecord(p.ipam));
   const patched = plugins.map((plugin, index) => {
-    if (withIpam ? !isObject(plugin.ipam) : index !== 0) return plugin;
-    const ipam = isObject(plugin.ipam) ? plugin.ipam : {};
+    if (withIpam ? !isRecord(plugin.ipam) : index !== 0) return plugin;
+    const ipam = isRecord(plugin.ipam) ? plugin.ipam : {};
     return { ...plugin, ...keys, ipam: { ...ipam, type: 'calico-ipam' } };
   });
   return { ...parsed, plugins: patched };

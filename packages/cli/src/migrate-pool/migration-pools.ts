@@ -1,4 +1,4 @@
-import { ipVersionOfCidr, NotFoundError, type Datastore, type IPPool, type Versioned } from '@ipamkit/models';
+import { ipVersionOfCidr, orUndefined, type Datastore, type IPPool, type Versioned } from '@ipamkit/models';
 import { CliUsageError } from '../errors.js';
 
 /** The two pools of a migration as stored now; `to` may not exist yet (start creates it from -f). */
@@ -7,18 +7,9 @@ export interface MigrationPools {
   readonly to: Versioned<IPPool> | undefined;
 }
 
-async function poolNamed(ds: Datastore, name: string): Promise<Versioned<IPPool> | undefined> {
-  try {
-    return await ds.ipPools.get(name);
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
-
 export async function readMigrationPools(ds: Datastore, from: string, to: string): Promise<MigrationPools> {
   if (from === to) throw new CliUsageError('--from and --to name the same pool');
-  const [fromPool, toPool] = await Promise.all([poolNamed(ds, from), poolNamed(ds, to)]);
+  const [fromPool, toPool] = await Promise.all([orUndefined(ds.ipPools.get(from)), orUndefined(ds.ipPools.get(to))]);
   return { from: fromPool, to: toPool };
 }
 

@@ -1,5 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { NotFoundError, type Datastore, type IPAMConfig, type Versioned } from '@ipamkit/models';
+import { orUndefined, type Datastore, type IPAMConfig, type Versioned } from '@ipamkit/models';
 import type { CommandContext } from '../cli-io.js';
 import { prettyJson } from '../format/pretty-json.js';
 import { countContents, type Migration, type MigrationContents, type MigrationCounts } from './migration-contents.js';
@@ -28,13 +28,8 @@ function stripped<T extends object>(items: readonly Versioned<T>[]): T[] {
 }
 
 async function readConfig(ds: Datastore): Promise<IPAMConfig | undefined> {
-  try {
-    const [config] = stripped<IPAMConfig>([await ds.ipamConfig.get()]);
-    return config;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
+  const stored = await orUndefined(ds.ipamConfig.get());
+  return stored === undefined ? undefined : stripped<IPAMConfig>([stored])[0];
 }
 
 /** Reads everything `datastore migrate` moves, without revisions. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { kubernetesHandleName, NotFoundError, type Datastore } from '@ipamkit/models';
 import type { CommandContext } from '../cli-io.js';
-import { InputFileError, MigrationImportError, MigrationRejectedError } from '../errors.js';
+import { InputFileError, messageOf, MigrationImportError, MigrationRejectedError } from '../errors.js';
 import { countContents, type MigrationContents, type MigrationCounts } from './migration-contents.js';
 import { decodeMigrationDocument } from './migration-document.js';
 
@@ -96,10 +96,6 @@ function steps(ds: Datastore, c: MigrationContents, withNodes: boolean): Step[] 
   ];
 }
 
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** Runs the creates in order; on a failure deletes what was created, newest first, and throws. */
 async function applyAll(all: readonly Step[]): Promise<void> {
   const done: { what: string; undo: () => Promise<void> }[] = [];
@@ -115,7 +111,7 @@ async function applyAll(all: readonly Step[]): Promise<void> {
           left.push(made.what);
         }
       }
-      const head = `import failed on object ${String(i + 1)} of ${String(all.length)}: ${errorMessage(err)}`;
+      const head = `import failed on object ${String(i + 1)} of ${String(all.length)}: ${messageOf(err)}`;
       if (left.length === 0) throw new MigrationImportError(`${head}; the ${String(done.length)} object(s) created before it were deleted`, true, { cause: err });
       throw new MigrationImportError(`${head}; could not delete again: ${left.join(', ')}`, false, { cause: err });
     }
@@ -131,7 +127,7 @@ export async function migrateImport(ctx: CommandContext, options: ImportOptions)
   try {
     text = await readFile(options.file, 'utf8');
   } catch (err) {
-    throw new InputFileError(options.file, `cannot read: ${errorMessage(err)}`, { cause: err });
+    throw new InputFileError(options.file, `cannot read: ${messageOf(err)}`, { cause: err });
   }
   const { contents } = decodeMigrationDocument(text, options.file);
   const ds = ctx.datastore;

@@ -1,4 +1,4 @@
-import { canonicalAddress, parseWireJson } from '@ipamkit/models';
+import { canonicalAddress, isRecord, parseWireJson } from '@ipamkit/models';
 import { readInputFile } from '../read-input-file.js';
 import { InputFileError } from '../errors.js';
 
@@ -31,8 +31,6 @@ export interface ParsedReport {
   readonly allocations: ReportCandidate[];
   readonly leakedHandles: ReportHandle[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function sequenceNumberOf(v: unknown): bigint | undefined {
   if (typeof v === 'bigint') return v;

@@ -2,6 +2,7 @@ import {
   IPAMConfigConflictError,
   IPAMConfigValidationError,
   NotFoundError,
+  orUndefined,
   validateIPAMConfig,
   type Datastore,
   type IPAMConfig,
@@ -46,12 +47,8 @@ export const ipamConfigHandler: ResourceHandler<IPAMConfig> = {
   withoutMeta: ({ revision: _revision, uid: _uid, ...config }) => config,
   get: stored,
   async list(ds) {
-    try {
-      return [await stored(ds, SINGLETON)];
-    } catch (err) {
-      if (err instanceof NotFoundError) return [];
-      throw err;
-    }
+    const config = await orUndefined(ds.ipamConfig.get());
+    return config === undefined ? [] : [config];
   },
   create: (ds, config) => ds.ipamConfig.create(config),
   update: (ds, config) => ds.ipamConfig.update(config),

@@ -1,4 +1,5 @@
 import { IpamError, type Datastore, type ErrorCategory } from '@ipamkit/models';
+import { messageOf } from '../errors.js';
 import type { PlannedWrite, ResourceAction } from './kind-ops.js';
 import type { ResourceKind, V3Document } from './resource-handler.js';
 import { allKindOps, kindOfArgument, kindOfDocument } from './resource-kinds.js';
@@ -16,10 +17,6 @@ export class ResourceCommandError extends IpamError {
     super(message, { cause });
     this.category = cause instanceof IpamError ? cause.category : 'transient';
   }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 function kindsText(kinds: readonly ResourceKind[]): string {
@@ -40,7 +37,7 @@ async function writeAll(ds: Datastore, action: ResourceAction, plans: readonly P
     } catch (err) {
       const kinds = kindsText(plans.map((p) => p.kind));
       const lead = i === 0 ? `Failed to ${action}${kinds} resource(s)` : `Partial success: ${PAST[action]} the first ${i} out of ${plans.length}${kinds} resources; hit error on ${plan.kind}(${plan.name})`;
-      throw new ResourceCommandError(`${lead}: ${errorText(err)}`, err);
+      throw new ResourceCommandError(`${lead}: ${messageOf(err)}`, err);
     }
   }
 }
@@ -60,7 +57,7 @@ export async function manageResources(ds: Datastore, action: ResourceAction, doc
     try {
       plans.push(await op.plan(action, doc, ds, where));
     } catch (err) {
-      throw new ResourceCommandError(`Failed to ${action} '${kind}' resource: ${errorText(err)}`, err);
+      throw new ResourceCommandError(`Failed to ${action} '${kind}' resource: ${messageOf(err)}`, err);
     }
   }
   await writeAll(ds, action, plans);
@@ -74,7 +71,7 @@ export async function deleteByName(ds: Datastore, kindArgument: string, name: st
   try {
     plan = await op.planDeleteByName(name, ds);
   } catch (err) {
-    throw new ResourceCommandError(`Failed to delete '${op.kind}' resource: ${errorText(err)}`, err);
+    throw new ResourceCommandError(`Failed to delete '${op.kind}' resource: ${messageOf(err)}`, err);
   }
   await writeAll(ds, 'delete', [plan]);
   return { action: 'delete', resources: [{ kind: plan.kind, name: plan.name }] };

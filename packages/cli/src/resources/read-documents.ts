@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { isRecord } from '@ipamkit/models';
 import { ResourceDocumentError } from './resource-errors.js';
 import type { V3Document } from './resource-handler.js';
 
@@ -24,13 +25,9 @@ async function readText(source: DocumentSource): Promise<string> {
   }
 }
 
-function isObject(value: unknown): value is V3Document {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `kind: List` and `kind: <Kind>List` (what `get -o yaml` writes) are unwrapped into their items. */
 function flatten(value: unknown, where: string): V3Document[] {
-  if (!isObject(value)) throw new ResourceDocumentError(`${where}: expected a resource (a mapping), got ${Array.isArray(value) ? 'a list' : typeof value}`);
+  if (!isRecord(value)) throw new ResourceDocumentError(`${where}: expected a resource (a mapping), got ${Array.isArray(value) ? 'a list' : typeof value}`);
   const kind = value.kind;
   if (typeof kind === 'string' && kind.endsWith('List') && 'items' in value) {
     const items = value.items ?? [];

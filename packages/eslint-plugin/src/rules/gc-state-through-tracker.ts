@@ -40,22 +40,16 @@ export const GC_STATE_DEFAULTS = {
 
 type MessageIds = 'assignState' | 'mutateState';
 
-export const gcStateThroughTracker = createRule<[GcStateThroughTrackerOptions], MessageIds>({
+export const gcStateThroughTracker = createRule<GcStateThroughTrackerOptions, MessageIds>({
   name: 'gc-state-through-tracker',
-  meta: {
-    type: 'problem',
-    defaultOptions: [{}],
-    docs: {
-      description: 'Require the garbage collector state maps to change only through the tracker module',
-      rubric: 'design/README.md rubric 2: every GC state map updated together',
-    },
-    messages: {
-      assignState: 'Do not assign to the GC state `{{name}}` here: change it through the tracker so every map stays consistent.',
-      mutateState:
-        'Do not call `{{method}}()` on the GC state `{{name}}` here: change it through the tracker so every map stays consistent.',
-    },
-    schema: optionsObject({ include: STRING_LIST, allow: STRING_LIST, names: STRING_LIST, methods: STRING_LIST }),
+  description: 'Require the garbage collector state maps to change only through the tracker module',
+  rubric: 'design/README.md rubric 2: every GC state map updated together',
+  messages: {
+    assignState: 'Do not assign to the GC state `{{name}}` here: change it through the tracker so every map stays consistent.',
+    mutateState:
+      'Do not call `{{method}}()` on the GC state `{{name}}` here: change it through the tracker so every map stays consistent.',
   },
+  schema: optionsObject({ include: STRING_LIST, allow: STRING_LIST, names: STRING_LIST, methods: STRING_LIST }),
   create(context, [options]) {
     if (!filenameMatchesAny(context.filename, options.include ?? GC_STATE_DEFAULTS.include)) return {};
     if (filenameMatchesAny(context.filename, options.allow ?? GC_STATE_DEFAULTS.allow)) return {};

@@ -56,34 +56,28 @@ export function locateFile(filename: string): { pkg: string; packageRoot: string
 
 type MessageIds = 'forbiddenImport' | 'crossPackageRelative';
 
-export const layering = createRule<[LayeringOptions], MessageIds>({
+export const layering = createRule<LayeringOptions, MessageIds>({
   name: 'layering',
-  meta: {
-    type: 'problem',
-    defaultOptions: [{}],
-    docs: {
-      description: 'Enforce the package layering of design/architecture.md#layers',
-      rubric: 'design/architecture.md#layers; design/README.md layering paragraph',
-    },
-    messages: {
-      forbiddenImport:
-        '`{{from}}` {{kind}} may not import `{{target}}`: the layer table allows {{allowed}}.',
-      crossPackageRelative:
-        'Do not reach into another package with a relative path (`{{path}}`); import the package by name, if the layer table allows it.',
-    },
-    schema: optionsObject({
-      scope: { type: 'string' },
-      layers: {
-        type: 'object',
-        additionalProperties: {
-          type: 'object',
-          properties: { src: STRING_LIST, tests: STRING_LIST },
-          required: ['src'],
-          additionalProperties: false,
-        },
-      },
-    }),
+  description: 'Enforce the package layering of design/architecture.md#layers',
+  rubric: 'design/architecture.md#layers; design/README.md layering paragraph',
+  messages: {
+    forbiddenImport:
+      '`{{from}}` {{kind}} may not import `{{target}}`: the layer table allows {{allowed}}.',
+    crossPackageRelative:
+      'Do not reach into another package with a relative path (`{{path}}`); import the package by name, if the layer table allows it.',
   },
+  schema: optionsObject({
+    scope: { type: 'string' },
+    layers: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        properties: { src: STRING_LIST, tests: STRING_LIST },
+        required: ['src'],
+        additionalProperties: false,
+      },
+    },
+  }),
   create(context, [options]) {
     const location = locateFile(context.filename);
     if (location === undefined) return {};

@@ -41,23 +41,17 @@ const TRANSPARENT_ALIASES = new Set(['Readonly', 'Versioned', 'Partial', 'Requir
 
 type MessageIds = 'assignField' | 'mutateField';
 
-export const noBlockMutation = createRule<[NoBlockMutationOptions], MessageIds>({
+export const noBlockMutation = createRule<NoBlockMutationOptions, MessageIds>({
   name: 'no-block-mutation',
-  meta: {
-    type: 'problem',
-    defaultOptions: [{}],
-    docs: {
-      description: 'Disallow changing an AllocationBlock in place outside the block module',
-      rubric: 'design/README.md rubric 5: never persist a half-mutated block',
-    },
-    messages: {
-      assignField:
-        'Do not write the block field `{{field}}` here: block changes go through the pure block operations, which return a new block.',
-      mutateField:
-        'Do not call `{{method}}()` on the block field `{{field}}`: block changes go through the pure block operations, which return a new block.',
-    },
-    schema: optionsObject({ allow: STRING_LIST, fields: STRING_LIST, typeNames: STRING_LIST, namePattern: { type: 'string' } }),
+  description: 'Disallow changing an AllocationBlock in place outside the block module',
+  rubric: 'design/README.md rubric 5: never persist a half-mutated block',
+  messages: {
+    assignField:
+      'Do not write the block field `{{field}}` here: block changes go through the pure block operations, which return a new block.',
+    mutateField:
+      'Do not call `{{method}}()` on the block field `{{field}}`: block changes go through the pure block operations, which return a new block.',
   },
+  schema: optionsObject({ allow: STRING_LIST, fields: STRING_LIST, typeNames: STRING_LIST, namePattern: { type: 'string' } }),
   create(context, [options]) {
     if (filenameMatchesAny(context.filename, options.allow ?? BLOCK_MUTATION_DEFAULTS.allow)) return {};
     const fields = new Set(options.fields ?? BLOCK_MUTATION_DEFAULTS.fields);

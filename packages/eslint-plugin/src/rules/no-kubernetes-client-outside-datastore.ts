@@ -17,21 +17,15 @@ export const KUBERNETES_CLIENT_DEFAULTS = {
   modules: ['@kubernetes/client-node'],
 };
 
-export const noKubernetesClientOutsideDatastore = createRule<[NoKubernetesClientOptions], 'kubernetesClient'>({
+export const noKubernetesClientOutsideDatastore = createRule<NoKubernetesClientOptions, 'kubernetesClient'>({
   name: 'no-kubernetes-client-outside-datastore',
-  meta: {
-    type: 'problem',
-    defaultOptions: [{}],
-    docs: {
-      description: 'Disallow importing the Kubernetes client outside the Kubernetes datastore backend',
-      rubric: 'design/architecture.md#layers; design/README.md layering paragraph',
-    },
-    messages: {
-      kubernetesClient:
-        'Do not import `{{module}}` here: only the Kubernetes datastore backend (and allowed cluster views) talk to the API server; go through the Datastore interface.',
-    },
-    schema: optionsObject({ allow: STRING_LIST, additionalAllow: STRING_LIST, modules: STRING_LIST }),
+  description: 'Disallow importing the Kubernetes client outside the Kubernetes datastore backend',
+  rubric: 'design/architecture.md#layers; design/README.md layering paragraph',
+  messages: {
+    kubernetesClient:
+      'Do not import `{{module}}` here: only the Kubernetes datastore backend (and allowed cluster views) talk to the API server; go through the Datastore interface.',
   },
+  schema: optionsObject({ allow: STRING_LIST, additionalAllow: STRING_LIST, modules: STRING_LIST }),
   create(context, [options]) {
     const allow = [...(options.allow ?? KUBERNETES_CLIENT_DEFAULTS.allow), ...(options.additionalAllow ?? [])];
     if (filenameMatchesAny(context.filename, allow)) return {};

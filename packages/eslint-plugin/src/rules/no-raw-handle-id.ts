@@ -31,22 +31,16 @@ const CNI = /^\uE000\.\uE000$/;
 
 type MessageIds = 'tunnelHandle' | 'loadBalancerHandle' | 'cniHandle';
 
-export const noRawHandleId = createRule<[NoRawHandleIdOptions], MessageIds>({
+export const noRawHandleId = createRule<NoRawHandleIdOptions, MessageIds>({
   name: 'no-raw-handle-id',
-  meta: {
-    type: 'problem',
-    defaultOptions: [{}],
-    docs: {
-      description: 'Disallow building handle IDs with string templates outside the handle-ID modules',
-      rubric: 'design/README.md rubric 6: handle-format changes updated everywhere',
-    },
-    messages: {
-      tunnelHandle: 'Build tunnel handle IDs (`<type>-tunnel-addr-<node>`) with the handle-ID module, not a string template.',
-      loadBalancerHandle: 'Build LoadBalancer handle IDs (`lb-<hash>`) with the handle-ID module, not a string template.',
-      cniHandle: 'Build CNI handle IDs (`<network>.<containerID>`) with the handle-ID module, not a string template.',
-    },
-    schema: optionsObject({ allow: STRING_LIST, handleNamePattern: { type: 'string' } }),
+  description: 'Disallow building handle IDs with string templates outside the handle-ID modules',
+  rubric: 'design/README.md rubric 6: handle-format changes updated everywhere',
+  messages: {
+    tunnelHandle: 'Build tunnel handle IDs (`<type>-tunnel-addr-<node>`) with the handle-ID module, not a string template.',
+    loadBalancerHandle: 'Build LoadBalancer handle IDs (`lb-<hash>`) with the handle-ID module, not a string template.',
+    cniHandle: 'Build CNI handle IDs (`<network>.<containerID>`) with the handle-ID module, not a string template.',
   },
+  schema: optionsObject({ allow: STRING_LIST, handleNamePattern: { type: 'string' } }),
   create(context, [options]) {
     if (filenameMatchesAny(context.filename, options.allow ?? HANDLE_ID_DEFAULTS.allow)) return {};
     const handleName = new RegExp(options.handleNamePattern ?? HANDLE_ID_DEFAULTS.handleNamePattern);

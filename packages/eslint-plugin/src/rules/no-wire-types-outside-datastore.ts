@@ -27,23 +27,17 @@ export const WIRE_DEFAULTS = {
 
 type MessageIds = 'wireName' | 'wireModule';
 
-export const noWireTypesOutsideDatastore = createRule<[NoWireTypesOptions], MessageIds>({
+export const noWireTypesOutsideDatastore = createRule<NoWireTypesOptions, MessageIds>({
   name: 'no-wire-types-outside-datastore',
-  meta: {
-    type: 'problem',
-    defaultOptions: [{}],
-    docs: {
-      description: 'Disallow using the wire codecs outside models and the datastore backends',
-      rubric: 'design/architecture.md#layers; design/README.md layering paragraph',
-    },
-    messages: {
-      wireName:
-        'Do not use the wire codec `{{name}}` here: wire formats are parsed and written only in models and the datastore; work with the models.',
-      wireModule:
-        'Do not import the wire module `{{module}}` here: wire formats are parsed and written only in models and the datastore.',
-    },
-    schema: optionsObject({ allow: STRING_LIST, additionalAllow: STRING_LIST, names: STRING_LIST, package: { type: 'string' }, modules: STRING_LIST }),
+  description: 'Disallow using the wire codecs outside models and the datastore backends',
+  rubric: 'design/architecture.md#layers; design/README.md layering paragraph',
+  messages: {
+    wireName:
+      'Do not use the wire codec `{{name}}` here: wire formats are parsed and written only in models and the datastore; work with the models.',
+    wireModule:
+      'Do not import the wire module `{{module}}` here: wire formats are parsed and written only in models and the datastore.',
   },
+  schema: optionsObject({ allow: STRING_LIST, additionalAllow: STRING_LIST, names: STRING_LIST, package: { type: 'string' }, modules: STRING_LIST }),
   create(context, [options]) {
     const allow = [...(options.allow ?? WIRE_DEFAULTS.allow), ...(options.additionalAllow ?? [])];
     if (filenameMatchesAny(context.filename, allow)) return {};

@@ -16,21 +16,15 @@ export const RELEASE_DEFAULTS = {
   ignore: ['packages/ipam-core/tests/**', 'packages/ipam-core/src/**/*.test.ts'],
 };
 
-export const requireReleaseSequenceNumber = createRule<[RequireReleaseSequenceNumberOptions], 'missingSequenceNumber'>({
+export const requireReleaseSequenceNumber = createRule<RequireReleaseSequenceNumberOptions, 'missingSequenceNumber'>({
   name: 'require-release-sequence-number',
-  meta: {
-    type: 'problem',
-    defaultOptions: [{}],
-    docs: {
-      description: 'Require every releaseIPs option object to carry the sequenceNumber the caller observed',
-      rubric: 'design/README.md rubric 1: sequence numbers on every release path',
-    },
-    messages: {
-      missingSequenceNumber:
-        'This release of an address lacks `sequenceNumber`: without it, an address released and re-allocated in between is freed from its new owner. Pass the sequence number you read, or disable with a reason (`-- reason`).',
-    },
-    schema: optionsObject({ functions: STRING_LIST, ignore: STRING_LIST }),
+  description: 'Require every releaseIPs option object to carry the sequenceNumber the caller observed',
+  rubric: 'design/README.md rubric 1: sequence numbers on every release path',
+  messages: {
+    missingSequenceNumber:
+      'This release of an address lacks `sequenceNumber`: without it, an address released and re-allocated in between is freed from its new owner. Pass the sequence number you read, or disable with a reason (`-- reason`).',
   },
+  schema: optionsObject({ functions: STRING_LIST, ignore: STRING_LIST }),
   create(context, [options]) {
     const functions = new Set(options.functions ?? RELEASE_DEFAULTS.functions);
     if (filenameMatchesAny(context.filename, options.ignore ?? RELEASE_DEFAULTS.ignore)) return {};

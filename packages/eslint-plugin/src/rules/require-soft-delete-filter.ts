@@ -45,25 +45,19 @@ const POSITIONAL_PLURAL_INDEX: Record<string, number> = {
 
 type MessageIds = 'unfilteredList' | 'unfilteredGet';
 
-export const requireSoftDeleteFilter = createRule<[RequireSoftDeleteFilterOptions], MessageIds>({
+export const requireSoftDeleteFilter = createRule<RequireSoftDeleteFilterOptions, MessageIds>({
   name: 'require-soft-delete-filter',
-  meta: {
-    type: 'problem',
-    defaultOptions: [{}],
-    docs: {
-      description: 'Require reads of blocks, affinities and handles in the Kubernetes backend to drop soft-deleted objects',
-      rubric: 'design/architecture.md#datastore-contract: soft-deleted rows are invisible to every reader',
-    },
-    messages: {
-      unfilteredList: 'This list of `{{plural}}` can contain soft-deleted objects: pass its items through `{{helpers}}`.',
-      unfilteredGet: 'This read of `{{plural}}` can return a soft-deleted object: pass it through `{{helpers}}`.',
-    },
-    schema: optionsObject({
-      ...Object.fromEntries(['include', 'plurals', 'listFunctions', 'getFunctions', 'listHelpers', 'getHelpers'].map((key) => [key, STRING_LIST])),
-      checkUnknownPlural: { type: 'boolean' },
-      receiverPattern: { type: 'string' },
-    }),
+  description: 'Require reads of blocks, affinities and handles in the Kubernetes backend to drop soft-deleted objects',
+  rubric: 'design/architecture.md#datastore-contract: soft-deleted rows are invisible to every reader',
+  messages: {
+    unfilteredList: 'This list of `{{plural}}` can contain soft-deleted objects: pass its items through `{{helpers}}`.',
+    unfilteredGet: 'This read of `{{plural}}` can return a soft-deleted object: pass it through `{{helpers}}`.',
   },
+  schema: optionsObject({
+    ...Object.fromEntries(['include', 'plurals', 'listFunctions', 'getFunctions', 'listHelpers', 'getHelpers'].map((key) => [key, STRING_LIST])),
+    checkUnknownPlural: { type: 'boolean' },
+    receiverPattern: { type: 'string' },
+  }),
   create(context, [options]) {
     if (!filenameMatchesAny(context.filename, options.include ?? SOFT_DELETE_DEFAULTS.include)) return {};
     const plurals = new Set(options.plurals ?? SOFT_DELETE_DEFAULTS.plurals);

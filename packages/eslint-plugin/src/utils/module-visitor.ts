@@ -2,13 +2,8 @@ import { type TSESTree } from '@typescript-eslint/utils';
 import { type RuleListener } from '@typescript-eslint/utils/ts-eslint';
 import { importSource } from './ast.js';
 
-export type ModuleReference =
-  | TSESTree.ImportDeclaration
-  | TSESTree.ExportNamedDeclaration
-  | TSESTree.ExportAllDeclaration
-  | TSESTree.ImportExpression
-  | TSESTree.CallExpression
-  | TSESTree.TSImportEqualsDeclaration;
+/** Every node `importSource` reads a module specifier from. */
+export type ModuleReference = Parameters<typeof importSource>[0];
 
 /**
  * One listener for every way a file can reach another module (static and dynamic import,

@@ -204,11 +204,6 @@ export class GcController {
     await this.exclusive(() => this.refreshMetrics());
   }
 
-  /** Calico's nodeDeleter sweep (etcd mode), on demand; returns the Calico nodes deleted. */
-  async sweepStaleNodes(): Promise<string[]> {
-    return deleteStaleCalicoNodes(this.datastore, this.deps.view);
-  }
-
   // ---- the loop ----------------------------------------------------------------------------
 
   private exclusive<T>(run: () => T | Promise<T>): Promise<T> {

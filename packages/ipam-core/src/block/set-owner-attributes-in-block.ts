@@ -1,4 +1,4 @@
-import { BadHandleError, IPInCooldownError, NotFoundError, type AllocationBlock } from '@ipamkit/models';
+import { BadHandleError, IPInCooldownError, isRecord, NotFoundError, type AllocationBlock } from '@ipamkit/models';
 import { InvalidBlockArgumentError, OwnerPreconditionError } from './block-errors.js';
 import { cloneBlock, compactAttributes, sanitizeHandle } from './block-state.js';
 import { ordinalOf } from './ordinals.js';
@@ -29,29 +29,25 @@ export function ownerMatches(owner: AttributeOwner, attrs: Record<string, string
   return attrs?.pod === owner.name && attrs.namespace === owner.namespace;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function checkShape(updates: unknown, pre: unknown, bad: (message: string) => never): void {
-  if (!isObject(updates)) bad('owner attribute updates must be an object');
+  if (!isRecord(updates)) bad('owner attribute updates must be an object');
   const stringMap = (field: string, value: unknown): void => {
     if (value === undefined) return;
-    if (!isObject(value) || Object.values(value).some((v) => typeof v !== 'string')) bad(`${field} must map attribute names to strings`);
+    if (!isRecord(value) || Object.values(value).some((v) => typeof v !== 'string')) bad(`${field} must map attribute names to strings`);
   };
   const flag = (field: string, value: unknown): void => {
     if (value !== undefined && typeof value !== 'boolean') bad(`${field} must be a boolean`);
   };
   const owner = (field: string, value: unknown): void => {
     if (value === undefined) return;
-    if (!isObject(value) || typeof value.namespace !== 'string' || typeof value.name !== 'string') bad(`${field} must be { namespace, name } strings`);
+    if (!isRecord(value) || typeof value.namespace !== 'string' || typeof value.name !== 'string') bad(`${field} must be { namespace, name } strings`);
   };
   stringMap('activeOwnerAttrs', updates.activeOwnerAttrs);
   stringMap('alternateOwnerAttrs', updates.alternateOwnerAttrs);
   flag('clearActiveOwner', updates.clearActiveOwner);
   flag('clearAlternateOwner', updates.clearAlternateOwner);
   if (pre === undefined) return;
-  if (!isObject(pre)) bad('owner attribute preconditions must be an object');
+  if (!isRecord(pre)) bad('owner attribute preconditions must be an object');
   owner('expectedActiveOwner', pre.expectedActiveOwner);
   owner('expectedAlternateOwner', pre.expectedAlternateOwner);
   flag('verifyActiveOwnerEmpty', pre.verifyActiveOwnerEmpty);

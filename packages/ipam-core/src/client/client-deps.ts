@@ -3,7 +3,6 @@ import {
   type Datastore,
   type DatastoreTx,
   type IPAMConfig,
-  NotFoundError,
   type Versioned,
 } from '@ipamkit/models';
 import { bumpSequenceNumber } from '../block/block-writes.js';
@@ -32,15 +31,8 @@ export interface ClientDeps {
 /** The reads shared by a Datastore and a transaction view. */
 export type Reader = Pick<DatastoreTx, 'blocks' | 'affinities' | 'handles' | 'ipamConfig' | 'ipPools' | 'ipReservations' | 'nodes'>;
 
-/** `undefined` for a missing object; other errors propagate. */
-export async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined> {
-  try {
-    return await promise;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
+/** `undefined` for a missing object (models' helper, re-exported for the core's modules). */
+export { orUndefined } from '@ipamkit/models';
 
 /**
  * Calico's blockFromBackend: the block as read, with the cooldown GC applied (design/calico-ipam.md#cross-cutting-mechanics).

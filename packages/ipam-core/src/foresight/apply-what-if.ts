@@ -1,5 +1,6 @@
 import {
   cidrsOverlap,
+  definedFields,
   ipVersionOfCidr,
   validateIPAMConfig,
   validateIPPool,
@@ -90,11 +91,7 @@ export function applyWhatIf(snapshot: ClusterSnapshot, change: WhatIfChange): Cl
   }
   if (change.addPools !== undefined) pools = addedPools(pools, change.addPools);
   if (change.blockSize !== undefined) pools = withBlockSize(pools, change.blockSize);
-  const config = {
-    ...snapshot.config,
-    ...(change.strictAffinity === undefined ? {} : { strictAffinity: change.strictAffinity }),
-    ...(change.maxBlocksPerHost === undefined ? {} : { maxBlocksPerHost: change.maxBlocksPerHost }),
-  };
+  const config = { ...snapshot.config, ...definedFields({ strictAffinity: change.strictAffinity, maxBlocksPerHost: change.maxBlocksPerHost }) };
   validateIPAMConfig(config);
   const nodes = change.addNodes === undefined ? [...snapshot.nodes] : addedNodes(snapshot.nodes, change.addNodes);
   return { ...snapshot, pools, config, nodes };

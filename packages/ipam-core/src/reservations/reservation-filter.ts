@@ -30,9 +30,6 @@ export interface ReservationFilter {
   countIn(cidr: string): bigint;
 }
 
-/** A filter that reserves nothing. */
-export const NO_RESERVATIONS: ReservationFilter = createReservationFilter([]);
-
 /** Builds the filter from IPReservation objects (parsing per design/calico-ipam.md#reservation-parsing). */
 export function createReservationFilter(reservations: readonly IPReservation[]): ReservationFilter {
   const { cidrs, invalid } = parseReservedCidrs(reservations);

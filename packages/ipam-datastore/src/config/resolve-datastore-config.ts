@@ -1,4 +1,5 @@
 import type { DatastoreConfig, EtcdConnectionConfig, EtcdTlsConfig } from '../create-datastore.js';
+import { definedFields } from '@ipamkit/models';
 import { DatastoreConfigError } from '../errors.js';
 import { DATASTORE_ENV_NAMES, type DatastoreOverrides, type DatastoreSetting, type OverrideNames } from './datastore-overrides.js';
 import { parseEtcdEndpoints } from './etcd-endpoints.js';
@@ -63,12 +64,7 @@ function etcdTlsOf(s: Settings): EtcdTlsConfig | undefined {
   const key = s.get('etcdKeyFile');
   if (cert !== undefined && key === undefined) throw new DatastoreConfigError(`${cert.source} needs ETCD_KEY_FILE as well (the client certificate's key)`);
   if (key !== undefined && cert === undefined) throw new DatastoreConfigError(`${key.source} needs ETCD_CERT_FILE as well (the key's client certificate)`);
-  const ca = s.value('etcdCaCertFile');
-  const tls: EtcdTlsConfig = {
-    ...(ca === undefined ? {} : { caFile: ca }),
-    ...(cert === undefined ? {} : { certFile: cert.value }),
-    ...(key === undefined ? {} : { keyFile: key.value }),
-  };
+  const tls: EtcdTlsConfig = definedFields({ caFile: s.value('etcdCaCertFile'), certFile: cert?.value, keyFile: key?.value });
   return Object.keys(tls).length === 0 ? undefined : tls;
 }
 
@@ -82,12 +78,10 @@ function etcdConfigOf(s: Settings): EtcdConnectionConfig {
   // The password's value is never part of a message; only the name of where it came from.
   if (password !== undefined && username === undefined) throw new DatastoreConfigError(`${password.source} is set but ETCD_USERNAME is not`);
   if (username !== undefined && password === undefined) throw new DatastoreConfigError(`${username.source} is set but ETCD_PASSWORD is not`);
-  const prefix = s.value('etcdPrefix');
   return {
     type: 'etcd',
     endpoints,
-    ...(prefix === undefined ? {} : { prefix }),
-    ...(tls === undefined ? {} : { tls }),
+    ...definedFields({ prefix: s.value('etcdPrefix'), tls }),
     ...(username === undefined || password === undefined ? {} : { username: username.value, password: password.value }),
   };
 }

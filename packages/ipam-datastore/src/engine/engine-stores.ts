@@ -12,6 +12,7 @@ import type {
   ResourceStore,
   Versioned,
 } from '@ipamkit/models';
+import { definedFields } from '@ipamkit/models';
 import { pageLimit } from '../page-limit.js';
 import { blockOrdinalsOf } from './block-ordinals.js';
 import { createRow, deleteRow, getLive, listLive, type ReadEngine, stacklessNotFoundError, updateRow } from './cas-ops.js';
@@ -116,11 +117,7 @@ export function blockStore(runner: EngineRunner): BlockStore {
 }
 
 export function affinityFilter(options: { host?: string; type?: string; ipVersion?: 4 | 6 }): RowFilter {
-  return {
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.type === undefined ? {} : { type: options.type }),
-    ...(options.ipVersion === undefined ? {} : { ipVersion: options.ipVersion }),
-  };
+  return definedFields({ host: options.host, type: options.type, ipVersion: options.ipVersion });
 }
 
 export const affinityKeyOf = (k: AffinityKey): string => affinityRowKey(k.type, k.host, k.cidr);

@@ -1,11 +1,10 @@
-import { ValidationError } from '@ipamkit/models';
+import { isRecord, ValidationError } from '@ipamkit/models';
 import { copyValue } from './copy-value.js';
 import type { KindName } from './kinds.js';
 
 // Just enough checking that a malformed value is refused with a typed error before anything is
 // written; the full model validation belongs to @ipamkit/models and the core.
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
 const isCidr = (v: unknown): boolean => typeof v === 'string' && /^[0-9a-fA-F.:]+\/\d{1,3}$/.test(v);
 
@@ -20,7 +19,7 @@ function checkBlock(v: Record<string, unknown>): void {
   }
   if (typeof v['sequenceNumber'] !== 'bigint') fail('block', 'sequenceNumber must be a bigint');
   const perAllocation = v['sequenceNumberForAllocation'];
-  if (!isObject(perAllocation) || !Object.values(perAllocation).every((n) => typeof n === 'bigint')) {
+  if (!isRecord(perAllocation) || !Object.values(perAllocation).every((n) => typeof n === 'bigint')) {
     fail('block', 'sequenceNumberForAllocation must map ordinals to bigints');
   }
 }
@@ -35,7 +34,7 @@ function checkAffinity(v: Record<string, unknown>): void {
 function checkHandle(v: Record<string, unknown>): void {
   if (!nonEmpty(v['handleId'])) fail('handle', 'handleId must be a non-empty string');
   const block = v['block'];
-  if (!isObject(block) || !Object.values(block).every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
+  if (!isRecord(block) || !Object.values(block).every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
     fail('handle', 'block must map CIDRs to non-negative integers');
   }
 }
@@ -59,7 +58,7 @@ export function storableValue(kind: KindName, value: unknown): Record<string, un
  * shares everything below the top with `value` (copy it before keeping it).
  */
 export function checkedValue(kind: KindName, value: unknown): Record<string, unknown> {
-  if (!isObject(value)) fail(kind, 'expected an object');
+  if (!isRecord(value)) fail(kind, 'expected an object');
   const { revision: _revision, uid: _uid, ...rest } = value;
   switch (kind) {
     case 'block':

@@ -62,21 +62,24 @@ const sameBytes = (a: Buffer | undefined, b: Buffer | undefined): boolean => (a 
 const sameIdentity = (a: ConnectionIdentity, b: ConnectionIdentity): boolean =>
   a.server === b.server && a.insecure === b.insecure && a.tlsServerName === b.tlsServerName && sameBytes(a.ca, b.ca) && sameBytes(a.cert, b.cert) && sameBytes(a.key, b.key);
 
+/** The TLS settings of a connection, as the shared client and the `node:https` agent take them. */
+function tlsOptionsOf(conn: KubeConnection): { rejectUnauthorized: boolean; ca?: Buffer; cert?: Buffer; key?: Buffer; servername?: string } {
+  return {
+    rejectUnauthorized: !conn.insecure,
+    ...(conn.ca === undefined ? {} : { ca: conn.ca }),
+    ...(conn.cert === undefined ? {} : { cert: conn.cert }),
+    ...(conn.key === undefined ? {} : { key: conn.key }),
+    ...(conn.tlsServerName === undefined ? {} : { servername: conn.tlsServerName }),
+  };
+}
+
 function takeSharedClient(conn: KubeConnection): Http1Client {
   const found = sharedClients.find((entry) => sameIdentity(entry.identity, conn));
   if (found !== undefined) {
     found.users += 1;
     return found.client;
   }
-  const client = new Http1Client({
-    tls: {
-      rejectUnauthorized: !conn.insecure,
-      ...(conn.ca === undefined ? {} : { ca: conn.ca }),
-      ...(conn.cert === undefined ? {} : { cert: conn.cert }),
-      ...(conn.key === undefined ? {} : { key: conn.key }),
-      ...(conn.tlsServerName === undefined ? {} : { servername: conn.tlsServerName }),
-    },
-  });
+  const client = new Http1Client({ tls: tlsOptionsOf(conn) });
   const { server, insecure, tlsServerName, ca, cert, key } = conn;
   sharedClients.push({ identity: { server, insecure, tlsServerName, ca, cert, key }, client, users: 1 });
   return client;
@@ -110,14 +113,7 @@ export function connectionAccess(conn: KubeConnection): KubeAccess {
       return new http.Agent({ keepAlive: true });
     }
     const https = await import('node:https');
-    return new https.Agent({
-      keepAlive: true,
-      rejectUnauthorized: !conn.insecure,
-      ...(conn.ca === undefined ? {} : { ca: conn.ca }),
-      ...(conn.cert === undefined ? {} : { cert: conn.cert }),
-      ...(conn.key === undefined ? {} : { key: conn.key }),
-      ...(conn.tlsServerName === undefined ? {} : { servername: conn.tlsServerName }),
-    });
+    return new https.Agent({ keepAlive: true, ...tlsOptionsOf(conn) });
   };
 
   const client = takeSharedClient(conn);

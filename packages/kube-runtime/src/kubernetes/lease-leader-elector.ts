@@ -100,9 +100,14 @@ export class LeaseLeaderElector implements LeaderElector {
     spec.leaseDurationSeconds = this.leaseSeconds;
     spec.renewTime = stamp;
     lease.spec = spec;
+    // The lease was just read for this round; its resourceVersion makes the replace a compare-and-swap.
+    return this.leadsAfter(this.api.replaceNamespacedLease({ namespace, name, body: lease }));
+  }
+
+  /** A write of the lease that lands makes us leader; one that lost the race (409 Conflict) does not. */
+  private async leadsAfter(write: Promise<V1Lease>): Promise<boolean> {
     try {
-      // The lease was just read for this round; its resourceVersion makes the replace a compare-and-swap.
-      this.observe(await this.api.replaceNamespacedLease({ namespace, name, body: lease }));
+      this.observe(await write);
       return (this.leading = true);
     } catch (err) {
       if (hasStatus(err, 409)) return (this.leading = false);
@@ -117,13 +122,7 @@ export class LeaseLeaderElector implements LeaderElector {
     const body = Object.assign(new V1Lease(), { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' });
     body.metadata = Object.assign(new V1ObjectMeta(), { name, namespace });
     body.spec = Object.assign(new V1LeaseSpec(), { holderIdentity: identity, leaseDurationSeconds: this.leaseSeconds, acquireTime: stamp, renewTime: stamp, leaseTransitions: 0 });
-    try {
-      this.observe(await this.api.createNamespacedLease({ namespace, body }));
-      return (this.leading = true);
-    } catch (err) {
-      if (hasStatus(err, 409)) return (this.leading = false);
-      throw err;
-    }
+    return this.leadsAfter(this.api.createNamespacedLease({ namespace, body }));
   }
 
   async acquire(signal: AbortSignal): Promise<boolean> {

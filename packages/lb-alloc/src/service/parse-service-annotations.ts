@@ -1,4 +1,4 @@
-import { canonicalAddress, canonicalCidr, isIPv4, isIPv6, parseCidr, type IPPool, type IPVersion } from '@ipamkit/models';
+import { canonicalAddress, canonicalCidr, definedFields, isIPv4, isIPv6, parseCidr, type IPPool, type IPVersion } from '@ipamkit/models';
 import { IPV4_POOLS_ANNOTATION, IPV6_POOLS_ANNOTATION, LOAD_BALANCER_IPS_ANNOTATION } from '../constants.js';
 import { ServiceAnnotationError } from '../errors.js';
 import { namespacedName, type LbService } from './lb-service.js';
@@ -81,10 +81,5 @@ export function parseServiceAnnotations(svc: LbService, lbPools: readonly IPPool
     addresses = [canonicalAddress(svc.loadBalancerIP)];
     addressSource = 'spec';
   }
-  return {
-    ...(addresses === undefined ? {} : { addresses }),
-    ...(addressSource === undefined ? {} : { addressSource }),
-    ...(ipv4Pools === undefined ? {} : { ipv4Pools }),
-    ...(ipv6Pools === undefined ? {} : { ipv6Pools }),
-  };
+  return definedFields({ addresses, addressSource, ipv4Pools, ipv6Pools });
 }

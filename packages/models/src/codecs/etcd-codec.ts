@@ -14,7 +14,7 @@ import {
   etcdKeyForIPReservation,
   parseEtcdKey,
 } from './etcd-keys.js';
-import { type JsonObject, asCount, asObject, codecFail, optBool, optCount, optString, sortedMap } from './field-readers.js';
+import { type JsonObject, asCount, asObject, codecFail, optBool, optCount, optString, putDefined, sortedMap } from './field-readers.js';
 import { ipPoolCodec } from './ip-pool-codec.js';
 import { ipReservationCodec } from './ip-reservation-codec.js';
 import { decodeHandleFields, encodeHandleFields, parseKubeVirtMode } from './ipam-crd-codecs.js';
@@ -41,8 +41,7 @@ function decodeConfig(obj: JsonObject): IPAMConfig {
     maxBlocksPerHost: optCount(obj, 'maxBlocksPerHost', 'value') ?? 0,
     ipCooldownSeconds: optCount(obj, 'ipCooldownSeconds', 'value') ?? 0,
   };
-  const kubeVirt = parseKubeVirtMode(optString(obj, 'kubeVirtVMAddressPersistence', 'value'), 'value.kubeVirtVMAddressPersistence');
-  if (kubeVirt !== undefined) config.kubeVirtVMAddressPersistence = kubeVirt;
+  putDefined(config, 'kubeVirtVMAddressPersistence', parseKubeVirtMode(optString(obj, 'kubeVirtVMAddressPersistence', 'value'), 'value.kubeVirtVMAddressPersistence'));
   return config;
 }
 

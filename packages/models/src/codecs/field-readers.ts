@@ -100,7 +100,7 @@ export function sortedMap<V>(record: Readonly<Record<string, V>>): Map<string, V
   return new Map(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** Adds `value` under `key` only when it is defined (Go `omitempty`). */
-export function putDefined(out: JsonObject, key: string, value: unknown): void {
-  if (value !== undefined) out[key] = value;
+/** Sets `key` only when `value` is defined (Go `omitempty`; an optional model field stays absent). */
+export function putDefined<T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) target[key] = value;
 }

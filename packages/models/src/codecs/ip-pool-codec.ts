@@ -42,10 +42,7 @@ function decodeCondition(value: unknown, path: string): PoolCondition {
   const obj = asObject(value, path);
   const status = oneOf(CONDITION_STATUS, reqString(obj, 'status', path), `${path}.status`) ?? 'Unknown';
   const condition: PoolCondition = { type: reqString(obj, 'type', path), status };
-  for (const key of ['reason', 'message', 'lastTransitionTime'] as const) {
-    const text = optString(obj, key, path);
-    if (text !== undefined) condition[key] = text;
-  }
+  for (const key of ['reason', 'message', 'lastTransitionTime'] as const) putDefined(condition, key, optString(obj, key, path));
   return condition;
 }
 
@@ -58,20 +55,11 @@ export const ipPoolCodec: CrdCodec<IPPool> = {
   decode(cr, group) {
     const { root, metadata, spec, meta, labels } = readKubeObject(cr, group, ['IPPool']);
     const pool: IPPool = { name: readName(metadata), cidr: wireCidr(reqString(spec, 'cidr', 'spec'), 'spec.cidr') };
-    const blockSize = optCount(spec, 'blockSize', 'spec');
-    if (blockSize !== undefined) pool.blockSize = blockSize;
-    const ipip = oneOf(MODES, optString(spec, 'ipipMode', 'spec') || undefined, 'spec.ipipMode');
-    if (ipip !== undefined) pool.ipipMode = ipip;
-    const vxlan = oneOf(MODES, optString(spec, 'vxlanMode', 'spec') || undefined, 'spec.vxlanMode');
-    if (vxlan !== undefined) pool.vxlanMode = vxlan;
-    for (const key of ['natOutgoing', 'disabled', 'disableBGPExport'] as const) {
-      const flag = optBool(spec, key, 'spec');
-      if (flag !== undefined) pool[key] = flag;
-    }
-    for (const key of ['nodeSelector', 'namespaceSelector'] as const) {
-      const text = optString(spec, key, 'spec');
-      if (text !== undefined) pool[key] = text;
-    }
+    putDefined(pool, 'blockSize', optCount(spec, 'blockSize', 'spec'));
+    putDefined(pool, 'ipipMode', oneOf(MODES, optString(spec, 'ipipMode', 'spec') || undefined, 'spec.ipipMode'));
+    putDefined(pool, 'vxlanMode', oneOf(MODES, optString(spec, 'vxlanMode', 'spec') || undefined, 'spec.vxlanMode'));
+    for (const key of ['natOutgoing', 'disabled', 'disableBGPExport'] as const) putDefined(pool, key, optBool(spec, key, 'spec'));
+    for (const key of ['nodeSelector', 'namespaceSelector'] as const) putDefined(pool, key, optString(spec, key, 'spec'));
     const uses = optArray(spec, 'allowedUses', 'spec');
     if (uses !== undefined) {
       pool.allowedUses = uses.map((u, i) => {
@@ -80,16 +68,13 @@ export const ipPoolCodec: CrdCodec<IPPool> = {
         return oneOf(USES, u, path) ?? 'Workload';
       });
     }
-    const assignment = oneOf(ASSIGNMENT, optString(spec, 'assignmentMode', 'spec') || undefined, 'spec.assignmentMode');
-    if (assignment !== undefined) pool.assignmentMode = assignment;
-    const deletionTimestamp = optString(metadata, 'deletionTimestamp', 'metadata');
-    if (deletionTimestamp !== undefined) pool.deletionTimestamp = deletionTimestamp;
-    if (labels !== undefined) pool.labels = labels;
+    putDefined(pool, 'assignmentMode', oneOf(ASSIGNMENT, optString(spec, 'assignmentMode', 'spec') || undefined, 'spec.assignmentMode'));
+    putDefined(pool, 'deletionTimestamp', optString(metadata, 'deletionTimestamp', 'metadata'));
+    putDefined(pool, 'labels', labels);
     const status = optObject(root, 'status', '$');
     const conditions = status === undefined ? undefined : optArray(status, 'conditions', 'status');
     if (conditions !== undefined) pool.conditions = conditions.map((c, i) => decodeCondition(c, `status.conditions[${i}]`));
-    const unknown = poolUnknownFields(metadata, spec, status);
-    if (unknown !== undefined) pool.unknownFields = unknown;
+    putDefined(pool, 'unknownFields', poolUnknownFields(metadata, spec, status));
     return { ...applyIPPoolDefaults(pool), ...meta };
   },
   encode(pool, group) {
@@ -141,9 +126,7 @@ function poolUnknownFields(metadata: JsonObject, spec: JsonObject, status: JsonO
     else meta.annotations = kept;
   }
   if (meta !== undefined && Object.keys(meta).length > 0) out.metadata = meta;
-  const specExtra = unknownEntries(spec, SPEC_FIELDS);
-  if (specExtra !== undefined) out.spec = specExtra;
-  const statusExtra = status === undefined ? undefined : unknownEntries(status, ['conditions']);
-  if (statusExtra !== undefined) out.status = statusExtra;
+  putDefined(out, 'spec', unknownEntries(spec, SPEC_FIELDS));
+  putDefined(out, 'status', status === undefined ? undefined : unknownEntries(status, ['conditions']));
   return Object.keys(out).length === 0 ? undefined : out;
 }

@@ -5,6 +5,7 @@ import type { IPAMHandle } from '../resources/ipam-handle.js';
 import { affinityLabels } from '../net/affinity-labels.js';
 import { blockAffinityName } from '../net/block-affinity-name.js';
 import { cidrToName } from '../net/cidr-to-name.js';
+import { definedFields } from '../defined-fields.js';
 import { applyIPAMConfigDefaults } from '../validation/ipam-config-defaults.js';
 import { parseAffinityState, parseAffinityType, parseLenientBool } from './affinity-fields.js';
 import { decodeBlockFields, encodeBlockFields } from './block-fields.js';
@@ -77,26 +78,23 @@ export const handleCrdCodec: CrdCodec<IPAMHandle> = {
   },
 };
 
-export function decodeHandleFields(obj: Record<string, unknown>, handleId: string, path: string): IPAMHandle {
-  if (handleId === '') codecFail(`${path}.handleID`, 'must not be empty');
-  const raw = optObject(obj, 'block', path) ?? {};
-  const block = Object.fromEntries(
-    Object.entries(raw).map(([cidr, count]): [string, number] => {
+/** A handle's per-block counts, each CIDR and count checked, both ways (`path` names the field in errors). */
+function blockCounts(block: Readonly<Record<string, unknown>>, path: string): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(block).map(([cidr, count]): [string, number] => {
       const field = `${path}.block[${JSON.stringify(cidr)}]`;
       return [wireCidr(cidr, field), asCount(count, field)];
     }),
   );
-  return { handleId, block, deleted: optBool(obj, 'deleted', path) ?? false };
+}
+
+export function decodeHandleFields(obj: Record<string, unknown>, handleId: string, path: string): IPAMHandle {
+  if (handleId === '') codecFail(`${path}.handleID`, 'must not be empty');
+  return { handleId, block: blockCounts(optObject(obj, 'block', path) ?? {}, path), deleted: optBool(obj, 'deleted', path) ?? false };
 }
 
 export function encodeHandleFields(handle: IPAMHandle, path: string): { block: Record<string, number>; deleted: boolean } {
-  const block = Object.fromEntries(
-    Object.entries(handle.block).map(([cidr, count]): [string, number] => {
-      const field = `${path}.block[${JSON.stringify(cidr)}]`;
-      return [wireCidr(cidr, field), asCount(count, field)];
-    }),
-  );
-  return { block, deleted: handle.deleted };
+  return { block: blockCounts(handle.block, path), deleted: handle.deleted };
 }
 
 const CONFIG_KIND: Readonly<Record<CrdGroup, string>> = { v1: 'IPAMConfig', v3: 'IPAMConfiguration' };
@@ -111,17 +109,13 @@ export const ipamConfigCrdCodec: CrdCodec<IPAMConfig> = {
   decode(cr, group) {
     const { metadata, spec, meta } = readKubeObject(cr, group, [CONFIG_KIND[group]]);
     if (readName(metadata) !== 'default') codecFail('metadata.name', 'the IPAM configuration must be named "default"');
-    const partial: Partial<IPAMConfig> = {};
-    const strict = optBool(spec, 'strictAffinity', 'spec');
-    if (strict !== undefined) partial.strictAffinity = strict;
-    const auto = optBool(spec, 'autoAllocateBlocks', 'spec');
-    if (auto !== undefined) partial.autoAllocateBlocks = auto;
-    const maxBlocks = optCount(spec, 'maxBlocksPerHost', 'spec');
-    if (maxBlocks !== undefined) partial.maxBlocksPerHost = maxBlocks;
-    const cooldown = optCount(spec, 'ipCooldownSeconds', 'spec');
-    if (cooldown !== undefined) partial.ipCooldownSeconds = cooldown;
-    const kubeVirt = parseKubeVirtMode(optString(spec, 'kubeVirtVMAddressPersistence', 'spec'), 'spec.kubeVirtVMAddressPersistence');
-    if (kubeVirt !== undefined) partial.kubeVirtVMAddressPersistence = kubeVirt;
+    const partial: Partial<IPAMConfig> = definedFields({
+      strictAffinity: optBool(spec, 'strictAffinity', 'spec'),
+      autoAllocateBlocks: optBool(spec, 'autoAllocateBlocks', 'spec'),
+      maxBlocksPerHost: optCount(spec, 'maxBlocksPerHost', 'spec'),
+      ipCooldownSeconds: optCount(spec, 'ipCooldownSeconds', 'spec'),
+      kubeVirtVMAddressPersistence: parseKubeVirtMode(optString(spec, 'kubeVirtVMAddressPersistence', 'spec'), 'spec.kubeVirtVMAddressPersistence'),
+    });
     // The CRD schemas make the booleans required / defaulted, so a missing one reads as its default.
     return { ...applyIPAMConfigDefaults(partial), ...meta };
   },

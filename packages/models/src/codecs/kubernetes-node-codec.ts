@@ -1,6 +1,6 @@
 import type { Namespace } from '../resources/namespace.js';
 import { NODE_TUNNEL_FIELDS, type Node, type NodeTunnelAddresses } from '../resources/node.js';
-import { type JsonObject, asObject, codecFail, optArray, optObject, optString, optStringMap, reqString } from './field-readers.js';
+import { type JsonObject, asObject, codecFail, optArray, optObject, optString, optStringMap, putDefined, reqString } from './field-readers.js';
 import type { WireMeta } from './kube-object.js';
 
 /**
@@ -35,25 +35,17 @@ export function decodeKubernetesNode(k8sNode: unknown): Node & WireMeta {
   const obj = asObject(k8sNode, '$');
   const metadata = asObject(obj.metadata, 'metadata');
   const node: Node & WireMeta = readMeta(metadata);
-  const labels = optStringMap(metadata, 'labels', 'metadata');
-  if (labels !== undefined) node.labels = labels;
+  putDefined(node, 'labels', optStringMap(metadata, 'labels', 'metadata'));
   const annotations = optStringMap(metadata, 'annotations', 'metadata') ?? {};
   if (Object.keys(annotations).length > 0) node.annotations = annotations;
   const read = (key: string): string | undefined => (annotations[key] === '' ? undefined : annotations[key]);
-  const bgp4 = read(KUBERNETES_NODE_ANNOTATIONS.bgpIPv4Address);
-  if (bgp4 !== undefined) node.bgpIPv4Address = bgp4;
-  const bgp6 = read(KUBERNETES_NODE_ANNOTATIONS.bgpIPv6Address);
-  if (bgp6 !== undefined) node.bgpIPv6Address = bgp6;
+  putDefined(node, 'bgpIPv4Address', read(KUBERNETES_NODE_ANNOTATIONS.bgpIPv4Address));
+  putDefined(node, 'bgpIPv6Address', read(KUBERNETES_NODE_ANNOTATIONS.bgpIPv6Address));
   const tunnels: NodeTunnelAddresses = {};
-  for (const field of NODE_TUNNEL_FIELDS) {
-    const value = read(KUBERNETES_NODE_ANNOTATIONS[field]);
-    if (value !== undefined) tunnels[field] = value;
-  }
+  for (const field of NODE_TUNNEL_FIELDS) putDefined(tunnels, field, read(KUBERNETES_NODE_ANNOTATIONS[field]));
   if (Object.keys(tunnels).length > 0) node.tunnelAddresses = tunnels;
-  const key4 = read(KUBERNETES_NODE_ANNOTATIONS.wireguardPublicKey);
-  if (key4 !== undefined) node.wireguardPublicKey = key4;
-  const key6 = read(KUBERNETES_NODE_ANNOTATIONS.wireguardPublicKeyV6);
-  if (key6 !== undefined) node.wireguardPublicKeyV6 = key6;
+  putDefined(node, 'wireguardPublicKey', read(KUBERNETES_NODE_ANNOTATIONS.wireguardPublicKey));
+  putDefined(node, 'wireguardPublicKeyV6', read(KUBERNETES_NODE_ANNOTATIONS.wireguardPublicKeyV6));
   const spec = optObject(obj, 'spec', '$') ?? {};
   const podCIDRs = (optArray(spec, 'podCIDRs', 'spec') ?? []).map((c, i) => {
     if (typeof c !== 'string') codecFail(`spec.podCIDRs[${i}]`, 'expected a string');
@@ -78,7 +70,6 @@ export function decodeKubernetesNamespace(k8sNamespace: unknown): Namespace & Wi
   const obj = asObject(k8sNamespace, '$');
   const metadata = asObject(obj.metadata, 'metadata');
   const namespace: Namespace & WireMeta = readMeta(metadata);
-  const labels = optStringMap(metadata, 'labels', 'metadata');
-  if (labels !== undefined) namespace.labels = labels;
+  putDefined(namespace, 'labels', optStringMap(metadata, 'labels', 'metadata'));
   return namespace;
 }

@@ -2,7 +2,7 @@ import type { WireUnknownFields } from '../resources/ip-pool.js';
 import type { Node, NodeTunnelAddresses } from '../resources/node.js';
 import { CodecError } from '../errors.js';
 import { etcdKeyForNode, parseEtcdKey } from './etcd-keys.js';
-import { type JsonObject, codecFail, optObject, optString, optStringMap, unknownEntries } from './field-readers.js';
+import { type JsonObject, codecFail, optObject, optString, optStringMap, putDefined, unknownEntries } from './field-readers.js';
 import { API_VERSION, type WireMeta, readKubeObject, readName } from './kube-object.js';
 import { parseWireJson } from './wire-json-parse.js';
 import { stringifyWireJson } from './wire-json-stringify.js';
@@ -13,10 +13,6 @@ const WIREGUARD_FIELDS = ['interfaceIPv4Address', 'interfaceIPv6Address'];
 const STATUS_FIELDS = ['wireguardPublicKey', 'wireguardPublicKeyV6'];
 const METADATA_FIELDS = ['name', 'resourceVersion', 'uid', 'labels', 'annotations'];
 
-function setIf<T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
-  if (value !== undefined) target[key] = value;
-}
-
 /**
  * A `projectcalico.org/v3` Node (the JSON etcd stores under `/calico/resources/v3/...`). Fields the
  * model does not name round-trip through `unknownFields`; unknown keys inside `spec.bgp` and
@@ -25,29 +21,29 @@ function setIf<T extends object, K extends keyof T>(target: T, key: K, value: T[
 export function decodeV3Node(value: unknown): Node & WireMeta {
   const { root, metadata, spec, meta, labels } = readKubeObject(value, 'v3', ['Node']);
   const node: Node & WireMeta = { name: readName(metadata), ...meta };
-  setIf(node, 'labels', labels);
-  setIf(node, 'annotations', optStringMap(metadata, 'annotations', 'metadata'));
+  putDefined(node, 'labels', labels);
+  putDefined(node, 'annotations', optStringMap(metadata, 'annotations', 'metadata'));
   const bgp = optObject(spec, 'bgp', 'spec') ?? {};
-  setIf(node, 'bgpIPv4Address', optString(bgp, 'ipv4Address', 'spec.bgp'));
-  setIf(node, 'bgpIPv6Address', optString(bgp, 'ipv6Address', 'spec.bgp'));
+  putDefined(node, 'bgpIPv4Address', optString(bgp, 'ipv4Address', 'spec.bgp'));
+  putDefined(node, 'bgpIPv6Address', optString(bgp, 'ipv6Address', 'spec.bgp'));
   const wireguard = optObject(spec, 'wireguard', 'spec') ?? {};
   const tunnels: NodeTunnelAddresses = {};
-  setIf(tunnels, 'ipv4IPIPTunnelAddr', optString(bgp, 'ipv4IPIPTunnelAddr', 'spec.bgp'));
-  setIf(tunnels, 'ipv4VXLANTunnelAddr', optString(spec, 'ipv4VXLANTunnelAddr', 'spec'));
-  setIf(tunnels, 'ipv6VXLANTunnelAddr', optString(spec, 'ipv6VXLANTunnelAddr', 'spec'));
-  setIf(tunnels, 'wireguardInterfaceIPv4Address', optString(wireguard, 'interfaceIPv4Address', 'spec.wireguard'));
-  setIf(tunnels, 'wireguardInterfaceIPv6Address', optString(wireguard, 'interfaceIPv6Address', 'spec.wireguard'));
+  putDefined(tunnels, 'ipv4IPIPTunnelAddr', optString(bgp, 'ipv4IPIPTunnelAddr', 'spec.bgp'));
+  putDefined(tunnels, 'ipv4VXLANTunnelAddr', optString(spec, 'ipv4VXLANTunnelAddr', 'spec'));
+  putDefined(tunnels, 'ipv6VXLANTunnelAddr', optString(spec, 'ipv6VXLANTunnelAddr', 'spec'));
+  putDefined(tunnels, 'wireguardInterfaceIPv4Address', optString(wireguard, 'interfaceIPv4Address', 'spec.wireguard'));
+  putDefined(tunnels, 'wireguardInterfaceIPv6Address', optString(wireguard, 'interfaceIPv6Address', 'spec.wireguard'));
   if (Object.keys(tunnels).length > 0) node.tunnelAddresses = tunnels;
   const status = optObject(root, 'status', '$') ?? {};
-  setIf(node, 'wireguardPublicKey', optString(status, 'wireguardPublicKey', 'status'));
-  setIf(node, 'wireguardPublicKeyV6', optString(status, 'wireguardPublicKeyV6', 'status'));
+  putDefined(node, 'wireguardPublicKey', optString(status, 'wireguardPublicKey', 'status'));
+  putDefined(node, 'wireguardPublicKeyV6', optString(status, 'wireguardPublicKeyV6', 'status'));
   const unknown: WireUnknownFields = {};
-  setIf(unknown, 'metadata', unknownEntries(metadata, METADATA_FIELDS));
+  putDefined(unknown, 'metadata', unknownEntries(metadata, METADATA_FIELDS));
   const specExtra: JsonObject = unknownEntries(spec, SPEC_FIELDS) ?? {};
-  setIf(specExtra, 'bgp', unknownEntries(bgp, BGP_FIELDS));
-  setIf(specExtra, 'wireguard', unknownEntries(wireguard, WIREGUARD_FIELDS));
+  putDefined(specExtra, 'bgp', unknownEntries(bgp, BGP_FIELDS));
+  putDefined(specExtra, 'wireguard', unknownEntries(wireguard, WIREGUARD_FIELDS));
   if (Object.keys(specExtra).length > 0) unknown.spec = specExtra;
-  setIf(unknown, 'status', unknownEntries(status, STATUS_FIELDS));
+  putDefined(unknown, 'status', unknownEntries(status, STATUS_FIELDS));
   if (Object.keys(unknown).length > 0) node.unknownFields = unknown;
   return node;
 }
@@ -61,31 +57,31 @@ function extraObject(extra: Record<string, unknown> | undefined, key: string): J
 export function encodeV3Node(node: Node & WireMeta): JsonObject {
   const extra = node.unknownFields ?? {};
   const metadata: JsonObject = { name: node.name, ...(extra.metadata ?? {}) };
-  setIf(metadata, 'resourceVersion', node.revision);
-  setIf(metadata, 'uid', node.uid);
+  putDefined(metadata, 'resourceVersion', node.revision);
+  putDefined(metadata, 'uid', node.uid);
   if (node.labels !== undefined) metadata.labels = { ...node.labels };
   if (node.annotations !== undefined) metadata.annotations = { ...node.annotations };
   const tunnels = node.tunnelAddresses ?? {};
   const bgp: JsonObject = {};
-  setIf(bgp, 'ipv4Address', node.bgpIPv4Address);
-  setIf(bgp, 'ipv6Address', node.bgpIPv6Address);
-  setIf(bgp, 'ipv4IPIPTunnelAddr', tunnels.ipv4IPIPTunnelAddr);
+  putDefined(bgp, 'ipv4Address', node.bgpIPv4Address);
+  putDefined(bgp, 'ipv6Address', node.bgpIPv6Address);
+  putDefined(bgp, 'ipv4IPIPTunnelAddr', tunnels.ipv4IPIPTunnelAddr);
   Object.assign(bgp, extraObject(extra.spec, 'bgp'));
   const wireguard: JsonObject = {};
-  setIf(wireguard, 'interfaceIPv4Address', tunnels.wireguardInterfaceIPv4Address);
-  setIf(wireguard, 'interfaceIPv6Address', tunnels.wireguardInterfaceIPv6Address);
+  putDefined(wireguard, 'interfaceIPv4Address', tunnels.wireguardInterfaceIPv4Address);
+  putDefined(wireguard, 'interfaceIPv6Address', tunnels.wireguardInterfaceIPv6Address);
   Object.assign(wireguard, extraObject(extra.spec, 'wireguard'));
   const spec: JsonObject = {};
   if (Object.keys(bgp).length > 0) spec.bgp = bgp;
-  setIf(spec, 'ipv4VXLANTunnelAddr', tunnels.ipv4VXLANTunnelAddr);
-  setIf(spec, 'ipv6VXLANTunnelAddr', tunnels.ipv6VXLANTunnelAddr);
+  putDefined(spec, 'ipv4VXLANTunnelAddr', tunnels.ipv4VXLANTunnelAddr);
+  putDefined(spec, 'ipv6VXLANTunnelAddr', tunnels.ipv6VXLANTunnelAddr);
   if (Object.keys(wireguard).length > 0) spec.wireguard = wireguard;
   for (const [key, value] of Object.entries(extra.spec ?? {})) {
     if (!SPEC_FIELDS.includes(key)) spec[key] = value;
   }
   const status: JsonObject = { ...(extra.status ?? {}) };
-  setIf(status, 'wireguardPublicKey', node.wireguardPublicKey);
-  setIf(status, 'wireguardPublicKeyV6', node.wireguardPublicKeyV6);
+  putDefined(status, 'wireguardPublicKey', node.wireguardPublicKey);
+  putDefined(status, 'wireguardPublicKeyV6', node.wireguardPublicKeyV6);
   const out: JsonObject = { kind: 'Node', apiVersion: API_VERSION.v3, metadata, spec };
   if (Object.keys(status).length > 0) out.status = status;
   return out;

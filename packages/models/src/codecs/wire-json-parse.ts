@@ -44,13 +44,8 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** The end of the string literal opening at `start`, or -1. */
 function stringEnd(text: string, start: number): number {
   let j = text.indexOf('"', start + 1);
-  while (j !== -1) {
-    let backslashes = 0;
-    for (let k = j - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
-    if (backslashes % 2 === 0) return j;
-    j = text.indexOf('"', j + 1);
-  }
-  return -1;
+  while (j !== -1 && escapedQuote(text, j)) j = text.indexOf('"', j + 1);
+  return j;
 }
 
 const isNumberChar = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x45 || c === 0x65;

@@ -1,3 +1,4 @@
+import { putDefined } from '../codecs/field-readers.js';
 import type { IPAMConfig } from '../resources/ipam-config.js';
 
 /** What GetIPAMConfig returns when no object is stored (design/calico-ipam.md#ipam-configuration); never persisted. */
@@ -24,9 +25,7 @@ export function applyIPAMConfigDefaults(partial: Partial<IPAMConfig>): IPAMConfi
     maxBlocksPerHost: partial.maxBlocksPerHost ?? DEFAULT_IPAM_CONFIG.maxBlocksPerHost,
     ipCooldownSeconds: partial.ipCooldownSeconds ?? DEFAULT_IPAM_CONFIG.ipCooldownSeconds,
   };
-  if (partial.kubeVirtVMAddressPersistence !== undefined) {
-    config.kubeVirtVMAddressPersistence = partial.kubeVirtVMAddressPersistence;
-  }
+  putDefined(config, 'kubeVirtVMAddressPersistence', partial.kubeVirtVMAddressPersistence);
   return config;
 }
 

@@ -67,15 +67,8 @@ async function replayCommand(f: FlagValues, whatIf: string, io: Pick<BinIo, 'std
   if (datastore !== 'sqlite' && datastore !== 'etcd') throw new SimConfigError(`--datastore must be sqlite or etcd, got ${datastore}`);
   const nodes = numberFlag(f, 'nodes', invalidSimFlag) ?? 8;
   if (!Number.isInteger(nodes) || nodes < 1 || nodes > 200) throw new SimConfigError(`--nodes must be an integer from 1 to 200 with --what-if, got ${nodes}`);
-  const sqlitePath = stringFlag(f, 'sqlite-path');
   const etcdEndpoints = stringFlag(f, 'etcd-endpoints')?.split(',');
-  const result = await replayWhatIf({
-    nodes,
-    datastore,
-    replay: parseWhatIf(whatIf),
-    ...(sqlitePath === undefined ? {} : { sqlitePath }),
-    ...(etcdEndpoints === undefined ? {} : { etcdEndpoints }),
-  });
+  const result = await replayWhatIf({ nodes, datastore, replay: parseWhatIf(whatIf), ...definedFields({ sqlitePath: stringFlag(f, 'sqlite-path'), etcdEndpoints }) });
   io.stdout.write(renderReplay(result));
   return result.agrees ? 0 : 1;
 }

@@ -12,6 +12,7 @@ import { ProgressBar, type ProgressSink } from '../run/progress-bar.js';
 import { NAMESPACES, SimCluster, type SimNode } from '../run/sim-cluster.js';
 import { packageFile, simDistFile } from './all-callers-paths.js';
 import { execCni } from './cni-exec.js';
+import { driveAll } from './drive-all.js';
 import type { HammerOptions } from './hammer-options.js';
 import { KubeApiHandle } from './kube-api-handle.js';
 import { KubeClusterClient } from './kube-cluster-client.js';
@@ -160,16 +161,7 @@ export async function runAllCallers(o: HammerOptions, progress?: ProgressSink): 
         }
       }
     };
-    const driven = await Promise.allSettled(
-      [...cluster.nodes.map((node) => driveNode(node)), driveServices()].map((p) =>
-        p.catch((err: unknown) => {
-          aborted = true;
-          throw err;
-        }),
-      ),
-    );
-    const failed = driven.find((d): d is PromiseRejectedResult => d.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
+    await driveAll([...cluster.nodes.map((node) => driveNode(node)), driveServices()], () => (aborted = true));
     bar.done();
     const opsMs = Date.now() - started;
 

@@ -17,6 +17,7 @@ import { ProgressBar } from '../run/progress-bar.js';
 import { settle } from '../run/settle.js';
 import { SimCluster, type SimNode } from '../run/sim-cluster.js';
 import { AllocatorProcess } from './allocator-process.js';
+import { driveAll } from './drive-all.js';
 import { runAllCallers } from './run-all-callers.js';
 import { resolveHammerOptions, type HammerOptions } from './hammer-options.js';
 
@@ -183,17 +184,7 @@ export async function runHammer(partial: Partial<HammerOptions> = {}, progress?:
         bar.update(issued, `${kills} kills, ${failures} failed`);
       }
     };
-    // One failed driver stops the others before anything is torn down under them.
-    const driven = await Promise.allSettled(
-      cluster.nodes.map((node, i) =>
-        drive(i, node).catch((err: unknown) => {
-          aborted = true;
-          throw err;
-        }),
-      ),
-    );
-    const failed = driven.find((d): d is PromiseRejectedResult => d.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
+    await driveAll(cluster.nodes.map((node, i) => drive(i, node)), () => (aborted = true));
     await restart;
     bar.done();
     const opsMs = Date.now() - started;

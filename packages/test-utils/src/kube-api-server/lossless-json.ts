@@ -5,6 +5,12 @@
  * codec under test.
  */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = Record<string, JsonValue>;
+
+/** A JSON object: not null, not an array. */
+export function isJsonObject(v: JsonValue | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 
 export class JsonSyntaxError extends Error {
   override name = 'JsonSyntaxError';

@@ -1,4 +1,4 @@
-import type { JsonValue } from './lossless-json.js';
+import { isJsonObject, type JsonValue } from './lossless-json.js';
 import type { KubeObject } from './object-store.js';
 import type { FieldError } from './schema-validator.js';
 
@@ -16,7 +16,7 @@ export function textOf(v: JsonValue | undefined): string {
 
 export function metadataOf(obj: KubeObject): Record<string, JsonValue> {
   const meta = obj['metadata'];
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : {};
+  return isJsonObject(meta) ? meta : {};
 }
 
 export function stringMap(v: JsonValue | undefined): Record<string, string> {

@@ -1,16 +1,10 @@
-import type { JsonValue } from './lossless-json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './lossless-json.js';
 import { KubeStatusError, statusErrors } from './status.js';
-
-type JsonObject = Record<string, JsonValue>;
-
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** RFC 7386 JSON merge patch: objects merge, `null` removes, everything else replaces. */
 export function applyMergePatch(target: JsonValue, patch: JsonValue): JsonValue {
-  if (!isObject(patch)) return patch;
-  const out: JsonObject = isObject(target) ? { ...target } : {};
+  if (!isJsonObject(patch)) return patch;
+  const out: JsonObject = isJsonObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) Reflect.deleteProperty(out, key);
     else out[key] = applyMergePatch(out[key] ?? null, value);
@@ -33,7 +27,7 @@ function pointer(path: unknown): string[] {
 function parentOf(doc: JsonValue, tokens: string[]): { parent: JsonValue; last: string } {
   let node = doc;
   for (const token of tokens.slice(0, -1)) {
-    const next: JsonValue | undefined = Array.isArray(node) ? node[Number(token)] : isObject(node) ? node[token] : undefined;
+    const next: JsonValue | undefined = Array.isArray(node) ? node[Number(token)] : isJsonObject(node) ? node[token] : undefined;
     if (next === undefined) throw statusErrors.badRequest(`the server rejected our request due to an error in our request: missing path segment ${token}`);
     node = next;
   }
@@ -43,7 +37,7 @@ function parentOf(doc: JsonValue, tokens: string[]): { parent: JsonValue; last: 
 function read(doc: JsonValue, tokens: string[]): JsonValue {
   if (tokens.length === 0) return doc;
   const { parent, last } = parentOf(doc, tokens);
-  const v = Array.isArray(parent) ? parent[Number(last)] : isObject(parent) ? parent[last] : undefined;
+  const v = Array.isArray(parent) ? parent[Number(last)] : isJsonObject(parent) ? parent[last] : undefined;
   if (v === undefined) throw statusErrors.badRequest(`the server rejected our request: path /${tokens.join('/')} does not exist`);
   return v;
 }
@@ -52,7 +46,7 @@ function remove(doc: JsonValue, tokens: string[]): void {
   const { parent, last } = parentOf(doc, tokens);
   read(doc, tokens);
   if (Array.isArray(parent)) parent.splice(Number(last), 1);
-  else if (isObject(parent)) Reflect.deleteProperty(parent, last);
+  else if (isJsonObject(parent)) Reflect.deleteProperty(parent, last);
 }
 
 function add(doc: JsonValue, tokens: string[], value: JsonValue, replace: boolean): JsonValue {
@@ -63,7 +57,7 @@ function add(doc: JsonValue, tokens: string[], value: JsonValue, replace: boolea
     if (!Number.isInteger(index) || index < 0 || index > parent.length) throw statusErrors.badRequest(`array index ${last} out of range`);
     if (replace) parent[index] = value;
     else parent.splice(index, 0, value);
-  } else if (isObject(parent)) {
+  } else if (isJsonObject(parent)) {
     if (replace) read(doc, tokens);
     parent[last] = value;
   } else throw statusErrors.badRequest(`cannot add at /${tokens.join('/')}`);

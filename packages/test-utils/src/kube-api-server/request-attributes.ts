@@ -1,3 +1,5 @@
+import { definedFields } from '@ipamkit/models';
+
 /**
  * What the API server's authorizer sees of a request, derived from the method and the URL alone as
  * Kubernetes' RequestInfo does (design/test-utils.md, "The RBAC authorizer"): the verb, and for
@@ -77,8 +79,6 @@ export function requestAttributes(method: string, pathname: string, query: URLSe
     group,
     version,
     resource,
-    ...(subresource === undefined ? {} : { subresource }),
-    ...(namespace === undefined ? {} : { namespace }),
-    ...(name === undefined || name === '' ? {} : { name }),
+    ...definedFields({ subresource, namespace, name: name === '' ? undefined : name }),
   };
 }

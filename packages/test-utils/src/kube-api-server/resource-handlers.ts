@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonValue } from './lossless-json.js';
-import { stringifyLosslessJson } from './lossless-json.js';
+import { isJsonObject, stringifyLosslessJson, type JsonValue } from './lossless-json.js';
 import { labelsOf, metadataErrors, metadataOf, nameErrors, nowTimestamp, textOf, type NameRule } from './object-meta.js';
 import type { KubeObject, ObjectStore } from './object-store.js';
 import { ResourceVersionExpiredError } from './object-store.js';
@@ -20,13 +19,9 @@ export function objectKey(type: ResourceType, namespace: string | undefined, nam
 
 const NAME_RULES: Record<string, NameRule> = { namespaces: 'label', services: 'label1035' };
 
-function isObject(v: JsonValue | undefined): v is KubeObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function canonical(v: JsonValue): JsonValue {
   if (Array.isArray(v)) return v.map(canonical);
-  if (!isObject(v)) return v;
+  if (!isJsonObject(v)) return v;
   return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k] ?? null)]));
 }
 
@@ -112,7 +107,7 @@ export class ResourceHandlers {
   }
 
   create(type: ResourceType, namespace: string | undefined, body: JsonValue): KubeObject {
-    if (!isObject(body)) throw statusErrors.badRequest('the request body must be a JSON object');
+    if (!isJsonObject(body)) throw statusErrors.badRequest('the request body must be a JSON object');
     const meta = { ...metadataOf(body) };
     if (typeof meta['name'] !== 'string' || meta['name'] === '') {
       const prefix = meta['generateName'];
@@ -154,7 +149,7 @@ export class ResourceHandlers {
 
   /** PUT, on the main resource or (`subresource === 'status'`) on its status. */
   replace(type: ResourceType, namespace: string | undefined, name: string, body: JsonValue, subresource?: string): KubeObject {
-    if (!isObject(body)) throw statusErrors.badRequest('the request body must be a JSON object');
+    if (!isJsonObject(body)) throw statusErrors.badRequest('the request body must be a JSON object');
     const meta = metadataOf(body);
     if (meta['name'] !== undefined && meta['name'] !== name) {
       throw statusErrors.badRequest(`the name of the object (${textOf(meta['name'])}) does not match the name on the URL (${name})`);
@@ -171,7 +166,7 @@ export class ResourceHandlers {
     else if (contentType.startsWith('application/json-patch+json')) patched = applyJsonPatch(current, patch);
     else if (contentType.startsWith('application/strategic-merge-patch+json') && type.group === '') patched = applyMergePatch(current, patch);
     else throw statusErrors.unsupportedMediaType(contentType);
-    if (!isObject(patched)) throw statusErrors.badRequest('the patch did not produce an object');
+    if (!isJsonObject(patched)) throw statusErrors.badRequest('the patch did not produce an object');
     return this.write(type, namespace, name, current, patched, subresource);
   }
 
@@ -179,7 +174,7 @@ export class ResourceHandlers {
     const key = objectKey(type, namespace, name);
     const current = this.get(type, namespace, name);
     const meta = metadataOf(current);
-    const pre = isObject(body) && isObject(body['preconditions']) ? body['preconditions'] : {};
+    const pre = isJsonObject(body) && isJsonObject(body['preconditions']) ? body['preconditions'] : {};
     if (typeof pre['uid'] === 'string' && pre['uid'] !== meta['uid']) {
       throw statusErrors.conflict(this.ref(type, name), `Precondition failed: UID in precondition: ${pre['uid']}, UID in object meta: ${textOf(meta['uid'])}`);
     }
@@ -263,7 +258,7 @@ export class ResourceHandlers {
       // metadata is the server's, not the schema's: validate the rest with an empty stand-in.
       const result = validateAgainstSchema({ ...obj, metadata: {} }, type.schema);
       errors.push(...result.errors);
-      if (isObject(result.value)) out = { ...result.value, apiVersion: apiVersionOf(type), kind: type.kind, metadata: meta };
+      if (isJsonObject(result.value)) out = { ...result.value, apiVersion: apiVersionOf(type), kind: type.kind, metadata: meta };
     }
     if (errors.length > 0) throw statusErrors.invalid(type.kind, type.group, name, errors);
     return out;

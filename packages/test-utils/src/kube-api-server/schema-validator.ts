@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { JsonValue } from './lossless-json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './lossless-json.js';
 
 /** The subset of a CRD's structural `openAPIV3Schema` the test server enforces. */
 export interface OpenApiSchema {
@@ -36,12 +36,6 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const INT32_MIN = -(2n ** 31n);
 const INT32_MAX = 2n ** 31n - 1n;
-
-type JsonObject = Record<string, JsonValue>;
-
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function show(v: JsonValue): string {
   return typeof v === 'bigint' ? v.toString() : JSON.stringify(v);
@@ -157,7 +151,7 @@ function walk(value: JsonValue, schema: OpenApiSchema, path: string, errors: Fie
     const items = schema.items;
     return items === undefined ? value : value.map((item, i) => walk(item, items, `${path}[${i}]`, errors));
   }
-  if (isObject(value)) return walkObject(value, schema, path, errors);
+  if (isJsonObject(value)) return walkObject(value, schema, path, errors);
   return value;
 }
 

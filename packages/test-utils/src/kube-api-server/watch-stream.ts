@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import { stringifyLosslessJson } from './lossless-json.js';
-import { metadataOf, textOf } from './object-meta.js';
 import { ResourceVersionExpiredError, type KubeObject, type ObjectStore, type StoreEvent } from './object-store.js';
 import { collectionOf, fieldSelectorMatcher, matchesSelectors, parseSelector } from './resource-handlers.js';
 import { apiVersionOf, type ResourceType } from './resource-types.js';
@@ -91,8 +90,4 @@ export function serveWatch(
   if (timeout > 0) timers.push(setTimeout(stop, timeout * 1000));
   res.on('close', stop);
   onClose(stop);
-}
-
-export function objectName(obj: KubeObject): string {
-  return textOf(metadataOf(obj)['name']);
 }

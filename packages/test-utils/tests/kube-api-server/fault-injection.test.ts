@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FaultInjector, startKubeApiServer, type KubeApiServer } from '../../src/kube-api-server/index.js';
+import { FaultInjector, startKubeApiServer, type KubeApiServer } from '../../src/index.js';
 import { call, str } from './http-client.js';
 
 const PODS = '/api/v1/namespaces/default/pods';

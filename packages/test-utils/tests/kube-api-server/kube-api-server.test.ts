@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startKubeApiServer, type KubeApiServer } from '../../src/kube-api-server/index.js';
+import { startKubeApiServer, type KubeApiServer } from '../../src/index.js';
 import { at, call, openWatch, str, watchEvents, widget } from './http-client.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');

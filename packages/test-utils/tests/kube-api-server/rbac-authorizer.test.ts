@@ -7,7 +7,7 @@ import {
   requestAttributes,
   startKubeApiServer,
   type KubeApiServer,
-} from '../../src/kube-api-server/index.js';
+} from '../../src/index.js';
 import { call } from './http-client.js';
 
 const ROLE = `apiVersion: rbac.authorization.k8s.io/v1

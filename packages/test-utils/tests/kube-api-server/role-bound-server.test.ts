@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALICO_API_MODES, deniedRequests, failOnDenial, startRoleBoundServer, unjustifiedGrants } from '../../src/kube-api-server/index.js';
+import { CALICO_API_MODES, deniedRequests, failOnDenial, startRoleBoundServer, unjustifiedGrants } from '../../src/index.js';
 
 const WIDGET_CRD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'widgets.yaml');
 

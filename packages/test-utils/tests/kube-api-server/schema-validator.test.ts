@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAgainstSchema, type OpenApiSchema } from '../../src/kube-api-server/index.js';
+import { validateAgainstSchema, type OpenApiSchema } from '../../src/index.js';
 
 const SCHEMA: OpenApiSchema = {
   type: 'object',
