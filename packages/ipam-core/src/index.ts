@@ -35,6 +35,7 @@ export {
   type AssignIPResult,
   type AssignmentAttributes,
   type AutoAssignArgs,
+  type ReadAheadArgs,
   type BlockArgs,
   type Clock,
   type CreateIpamClientOptions,

@@ -31,6 +31,7 @@ export class Invocation {
   /** The client's read hints as kept beside the host lock, on datastores a round trip away. */
   private hints: AffineHintsFile | undefined;
   private kube: KubeReader | null | undefined;
+  private holdingLock = false;
   /** The call's one budget: lock wait and datastore work (design/cni.md, "Deadline"). */
   readonly deadline: CallDeadline;
 
@@ -159,18 +160,37 @@ export class Invocation {
     };
   }
 
-  /** Runs `work` holding the host IPAM lock (design/cni.md, "Host lock"); the wait counts against the call's budget. */
+  /**
+   * Runs `work` holding the host IPAM lock (design/cni.md, "Host lock"); the wait counts against the
+   * call's budget. Work that runs while the call holds the lock already just runs.
+   */
   async locked<T>(work: () => Promise<T>): Promise<T> {
+    if (this.holdingLock) return work();
     const path = this.conf.ipamLockFile ?? DEFAULT_LOCK_FILE;
     const unlock = await acquireIpamLock({ path, log: this.log, deadline: this.deadline });
+    this.holdingLock = true;
     try {
       const result = await work();
       // Under the lock, so that calls on this host write the hints one at a time.
       this.keepHints();
       return result;
     } finally {
+      this.holdingLock = false;
       unlock();
     }
+  }
+
+  /**
+   * Starts the first reads of this call's AutoAssign while the call reads something else (design/cni.md,
+   * "Read-ahead"); only on a datastore that is opening in the background (never SQLite). Best effort:
+   * a failure is the AutoAssign's to meet and report.
+   */
+  readAhead(families: { num4: number; num6: number }): void {
+    if (this.opening === undefined) return;
+    void this.ipam().then(
+      (ipam) => ipam.readAhead({ hostname: this.node, intendedUse: 'Workload', ...families }),
+      () => undefined,
+    );
   }
 
   /** Closes what this call opened, giving up after CLOSE_GRACE_MS (a client stuck on a dead endpoint). */

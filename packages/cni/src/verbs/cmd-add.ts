@@ -132,12 +132,33 @@ async function kubevirt(inv: Invocation, workload: Workload): Promise<KubevirtPl
 }
 
 /** ADD (design/calico-callers.md#add, with this package's differences in design/cni.md). Returns stdout. */
+/**
+ * Starts the reads of the AutoAssign the network config alone asks for; annotations that change
+ * the request only leave them unused (design/cni.md, "Read-ahead").
+ */
+function readAheadOfConfig(inv: Invocation, args: CniArgs): void {
+  let request;
+  try {
+    request = allocationRequest(inv.conf, args, {});
+  } catch {
+    return;
+  }
+  if (request.kind === 'auto') inv.readAhead({ num4: request.assignIpv4 ? 1 : 0, num6: request.assignIpv6 ? 1 : 0 });
+}
+
 export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs): Promise<string> {
   const plan = await kubevirt(inv, workload);
-  const handleId = plan?.handleId ?? workload.handleId;
-  const capped = plan?.persistence === true;
   // The datastore opens while the pod and its namespace are read (design/cni.md, "Start-up cost").
   inv.openInBackground();
+  // The host lock is held from here, so the allocation's first reads can go out with the pod's
+  // (design/cni.md, "Read-ahead"): no other call on this node writes in between.
+  return inv.locked(() => addUnderLock(inv, workload, args, plan));
+}
+
+async function addUnderLock(inv: Invocation, workload: Workload, args: CniArgs, plan: KubevirtPlan | undefined): Promise<string> {
+  const handleId = plan?.handleId ?? workload.handleId;
+  const capped = plan?.persistence === true;
+  readAheadOfConfig(inv, args);
   const pod = await lookupPodContext(inv, workload);
   const sources: AnnotationSources = {};
   if (pod.podAnnotations !== undefined) sources.pod = pod.podAnnotations;

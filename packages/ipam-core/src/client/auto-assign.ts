@@ -3,14 +3,24 @@ import { type IPVersion, ipVersionOfCidr, UseRequiredError, ValidationError } fr
 import type { HostReservedAttr } from '../block/host-reserved-attr.js';
 import { autoAssignFamily, type FamilyOutcome } from './auto-assign-family.js';
 import type { ClientDeps } from './client-deps.js';
-import type { AutoAssignArgs, IPAMAssignments } from './client-types.js';
+import type { AutoAssignArgs, IPAMAssignments, ReadAheadArgs } from './client-types.js';
 import { withAutoAssignPartial } from './partial-results.js';
+import { startReadAhead } from './read-assign-context.js';
 
 export { blockCap } from './allocation-plan.js';
 
 /** Calico's decideHostname: an empty host means this machine. */
 export function decideHostname(host: string): string {
   return host !== '' ? host : osHostname().trim().toLowerCase();
+}
+
+/** The client's `readAhead`: each requested family's first wave, as `assignVersion` would ask for it. */
+export function readAhead(deps: ClientDeps, args: ReadAheadArgs): void {
+  const host = decideHostname(args.hostname);
+  const owner = { type: args.intendedUse === 'LoadBalancer' ? 'virtual' : 'host', host } as const;
+  for (const [version, num] of [[4, args.num4], [6, args.num6]] as const) {
+    if ((num ?? 0) > 0) startReadAhead(deps, { version, owner, use: args.intendedUse, requestedPools: [], namespace: undefined, hostReserved: undefined });
+  }
 }
 
 function checkCount(name: string, value: number | undefined): number {

@@ -9,6 +9,7 @@ import { bumpSequenceNumber } from '../block/block-writes.js';
 import { garbageCollectCooldown } from '../block/garbage-collect-cooldown.js';
 import type { AssignContextCache } from './assign-context-cache.js';
 import type { Clock } from './client-types.js';
+import type { FirstWave } from './read-assign-context.js';
 
 /** What every operation of the client needs; built once by createIpamClient. */
 export interface ClientDeps {
@@ -26,6 +27,8 @@ export interface ClientDeps {
    * each transaction (design/ipam-core.md, "The cached assignment context"); absent: read every time.
    */
   readonly contextCache?: AssignContextCache | undefined;
+  /** First waves read ahead of an AutoAssign, by owner, family and use (design/ipam-core.md, "Read-ahead"); taken once. */
+  readonly readAhead: Map<string, { readonly wave: FirstWave; readonly startedAt: number }>;
 }
 
 /** The reads shared by a Datastore and a transaction view. */

@@ -33,6 +33,9 @@ export interface AutoAssignArgs {
   namespace?: Namespace;
 }
 
+/** What `readAhead` needs of the AutoAssign it reads for: whose, which families, what for. */
+export type ReadAheadArgs = Pick<AutoAssignArgs, 'num4' | 'num6' | 'hostname' | 'intendedUse'>;
+
 export interface IPAMAssignments {
   /** Block-masked, e.g. `10.0.0.5/26` (the KubeVirt reuse path reports /32 or /128, as Calico does). */
   ips: string[];
@@ -106,6 +109,14 @@ export interface ReleaseByHandleOptions {
 
 export interface IpamClient {
   autoAssign(args: AutoAssignArgs): Promise<{ ipv4?: IPAMAssignments; ipv6?: IPAMAssignments }>;
+  /**
+   * Starts the reads an AutoAssign of these families makes first (config, reservations, node, pools,
+   * the host's affinities, its hinted blocks), for a caller that has other reads to wait for first
+   * (the CNI plugin reads the pod). The next AutoAssign of the same host, family and use takes them
+   * instead of reading, once, if they are at most a few seconds old. Only on a datastore without
+   * transactions; a no-op elsewhere (design/ipam-core.md, "Read-ahead").
+   */
+  readAhead(args: ReadAheadArgs): void;
   /** Resolves to the sequence number the address is allocated under (for a guarded release). */
   assignIP(args: AssignIPArgs): Promise<AssignIPResult>;
   releaseIPs(opts: ReleaseOptions[]): Promise<{ unallocated: string[]; released: ReleaseOptions[] }>;

@@ -8,7 +8,7 @@ import {
 } from './affinity-api.js';
 import { AssignContextCache } from './assign-context-cache.js';
 import { assignIP } from './assign-ip.js';
-import { autoAssign } from './auto-assign.js';
+import { autoAssign, readAhead } from './auto-assign.js';
 import type { ClientDeps } from './client-deps.js';
 import { systemClock } from '@ipamkit/models';
 import type { CreateIpamClientOptions, IpamClient } from './client-types.js';
@@ -36,9 +36,11 @@ export function createIpamClient(opts: CreateIpamClientOptions): IpamClient {
     windowsHost: opts.windowsHost ?? process.platform === 'win32',
     affineHints: opts.affineHints ?? new Map<string, string[]>(),
     contextCache: opts.cacheAssignContext === false ? undefined : new AssignContextCache(),
+    readAhead: new Map(),
   };
   return {
     autoAssign: (args) => autoAssign(deps, args),
+    readAhead: (args) => readAhead(deps, args),
     assignIP: (args) => assignIP(deps, args),
     releaseIPs: (options) => releaseIPs(deps, options),
     releaseByHandle: (handleId, options) => releaseByHandle(deps, handleId, options),

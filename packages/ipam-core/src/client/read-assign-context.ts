@@ -54,7 +54,7 @@ export interface AssignContext {
 }
 
 /** The reads of the context that a transaction can stamp, as the caller gets them. */
-interface StampableReads {
+export interface StampableReads {
   readonly config: IPAMConfig;
   readonly reservations: ReservationFilter;
   readonly node: Node;
@@ -91,6 +91,49 @@ function stampableReads(deps: ClientDeps, reader: Reader, req: AssignRequest, st
   ]).then(([config, reservations, node, all, affinities]) => ({ config, reservations, node, all, affinities }));
 }
 
+/** The first wave of an AutoAssign but the handle: the stampable reads and the hinted blocks. */
+export interface FirstWave {
+  readonly hinted: readonly string[];
+  readonly reads: Promise<StampableReads>;
+  readonly blocks: Promise<(Versioned<AllocationBlock> | undefined)[]>;
+}
+
+function firstWave(deps: ClientDeps, reader: Reader, req: AssignRequest, stamps: TxStamps | undefined): FirstWave {
+  const hinted = deps.affineHints.get(hintKey(req.owner.type, req.owner.host, req.version)) ?? [];
+  return {
+    hinted,
+    reads: stampableReads(deps, reader, req, stamps),
+    blocks: Promise.all(hinted.map((cidr) => orUndefined(reader.blocks.get(cidr)))),
+  };
+}
+
+/** A read-ahead older than this is not used: read again (design/ipam-core.md, "Read-ahead"). */
+export const READ_AHEAD_MAX_AGE_MS = 5_000;
+
+const readAheadKey = (req: Pick<AssignRequest, 'owner' | 'version' | 'use'>): string => `${hintKey(req.owner.type, req.owner.host, req.version)}:${req.use}`;
+
+/**
+ * Starts the first wave of an AutoAssign of this host before the call, on a datastore without
+ * transactions (design/ipam-core.md, "Read-ahead"); a transaction reads its context itself. The
+ * next AutoAssign of the same owner, family and use takes it instead of reading, once.
+ */
+export function startReadAhead(deps: ClientDeps, req: Omit<AssignRequest, 'handleId'>): void {
+  if (deps.ds.transact !== undefined) return;
+  const wave = firstWave(deps, deps.ds, { ...req, handleId: undefined }, undefined);
+  // Nobody may ever take it: its failure is the taker's to report, not an unhandled rejection.
+  wave.reads.catch(() => undefined);
+  wave.blocks.catch(() => undefined);
+  deps.readAhead.set(readAheadKey(req), { wave, startedAt: deps.clock.now().getTime() });
+}
+
+function takeReadAhead(deps: ClientDeps, req: AssignRequest): FirstWave | undefined {
+  const key = readAheadKey(req);
+  const ahead = deps.readAhead.get(key);
+  if (ahead === undefined) return undefined;
+  deps.readAhead.delete(key);
+  return deps.clock.now().getTime() - ahead.startedAt <= READ_AHEAD_MAX_AGE_MS ? ahead.wave : undefined;
+}
+
 /**
  * Reads config, reservations, node, pools, the owner's affinities, the handle and the hinted
  * blocks concurrently (one round trip), then qualifies pools. Every call is started in the same
@@ -99,12 +142,13 @@ function stampableReads(deps: ClientDeps, reader: Reader, req: AssignRequest, st
  */
 export async function readAssignContext(deps: ClientDeps, reader: Reader, req: AssignRequest, stamps?: TxStamps): Promise<AssignContext> {
   const maxPrefixLen = maxPrefixLength(req.version, req.hostReserved);
-  const hinted = deps.affineHints.get(hintKey(req.owner.type, req.owner.host, req.version)) ?? [];
+  const wave = (reader === deps.ds ? takeReadAhead(deps, req) : undefined) ?? firstWave(deps, reader, req, stamps);
   const [{ config, reservations, node, all, affinities }, handle, hintedBlocks] = await Promise.all([
-    stampableReads(deps, reader, req, stamps),
+    wave.reads,
     req.handleId === undefined ? Promise.resolve(undefined) : orUndefined(reader.handles.get(req.handleId)),
-    Promise.all(hinted.map((cidr) => orUndefined(reader.blocks.get(cidr)))),
+    wave.blocks,
   ]);
+  const { hinted } = wave;
   const { selecting, enabled } = determinePools({
     all,
     version: req.version,

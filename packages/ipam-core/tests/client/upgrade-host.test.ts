@@ -6,7 +6,7 @@ import { FakeClock } from '@ipamkit/test-utils';
 
 async function depsWith(upgrade: (node: string) => Promise<void>) {
   const ds = await createDatastore({ type: 'memory' });
-  return { ds: { ...ds, upgradeHost: upgrade }, clock: new FakeClock(), windowsHost: false, affineHints: new Map<string, string[]>() };
+  return { ds: { ...ds, upgradeHost: upgrade }, clock: new FakeClock(), windowsHost: false, affineHints: new Map<string, string[]>(), readAhead: new Map() };
 }
 
 describe('upgradeHost', () => {

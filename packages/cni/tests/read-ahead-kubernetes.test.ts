@@ -1,0 +1,124 @@
+// An ADD on the Kubernetes datastore sends the pod's reads and the allocation's first reads
+// together (design/cni.md, "Read-ahead"), counted at the wire: a proxy in front of the API test
+// server holds every request until eight are in flight (or a while has passed) and records what
+// was in flight beside each.
+import http from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDatastore } from '@ipamkit/ipam-datastore';
+import { startKubeApiServer, type KubeApiServer } from '@ipamkit/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressesOf, call, netConf } from './helpers/cni-call.js';
+
+const CRD_DIR = fileURLToPath(new URL('../../ipam-datastore/manifests/crds', import.meta.url));
+/** The pod, its namespace and the six first reads of an AutoAssign. */
+const FIRST_WAVE = 8;
+const HOLD_MS = 400;
+
+interface Seen {
+  readonly request: string;
+  /** The requests still unanswered when this one arrived. */
+  readonly together: readonly string[];
+}
+
+/** Forwards to `target`, answering nothing until FIRST_WAVE requests wait or HOLD_MS passed. */
+function holdingProxy(target: URL): { server: http.Server; seen: Seen[]; reset(): void } {
+  const seen: Seen[] = [];
+  const waiting = new Map<string, () => void>();
+  let next = 0;
+  const releaseAll = (): void => {
+    for (const go of [...waiting.values()]) go();
+  };
+  const server = http.createServer((req, res) => {
+    const request = `${req.method ?? ''} ${decodeURIComponent((req.url ?? '').split('?')[0] ?? '')}`;
+    const id = `${next++}`;
+    seen.push({ request, together: [...waiting.keys()].map((k) => k.split('#')[1] ?? '') });
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const forward = (): void => {
+        waiting.delete(`${id}#${request}`);
+        const up = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        up.end(Buffer.concat(chunks));
+      };
+      const timer = setTimeout(forward, HOLD_MS);
+      waiting.set(`${id}#${request}`, () => {
+        clearTimeout(timer);
+        forward();
+      });
+      if (waiting.size >= FIRST_WAVE) releaseAll();
+    });
+  });
+  return { server, seen, reset: () => void seen.splice(0) };
+}
+
+describe('ADD on the Kubernetes datastore', () => {
+  let api: KubeApiServer;
+  let proxy: ReturnType<typeof holdingProxy>;
+  let dir: string;
+  let conf: Record<string, unknown>;
+
+  beforeAll(async () => {
+    api = await startKubeApiServer({ crdDirectories: [CRD_DIR] });
+    dir = mkdtempSync(join(tmpdir(), 'cni-read-ahead-'));
+    const ds = await createDatastore({ type: 'kubernetes', kubeconfig: api.writeKubeconfig(join(dir, 'admin-kubeconfig')) });
+    await ds.ipPools.create({ name: 'pool-a', cidr: '10.61.0.0/24', blockSize: 26 });
+    await ds.nodes.create({ name: 'node-a' });
+    await ds.close();
+    api.inject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } });
+    for (const pod of ['warm', 'web']) api.inject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: pod, namespace: 'ns1' } });
+    proxy = holdingProxy(new URL(api.url));
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    const address = proxy.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, api.kubeconfigYaml().replace(api.url, `http://127.0.0.1:${port}`), { mode: 0o600 });
+    conf = netConf(
+      { datastore_type: 'kubernetes', kubernetes: { kubeconfig }, ipam_lock_file: join(dir, 'ipam.lock') },
+      { policy: { type: 'k8s' } },
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await new Promise((resolve) => proxy.server.close(resolve));
+    await api.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const add = (pod: string) => call({ command: 'ADD', conf, containerId: `c-${pod}`, args: `IgnoreUnknown=1;K8S_POD_NAMESPACE=ns1;K8S_POD_NAME=${pod}` });
+
+  it('reads the block, the pools and the affinities while the pod read is still out', async () => {
+    // The first pod claims the node's block and leaves the read hints that name it.
+    expect((await add('warm')).exitCode).toBe(0);
+    proxy.reset();
+    const result = await add('web');
+    expect(result.exitCode).toBe(0);
+    expect(addressesOf(result.json)).toEqual(['10.61.0.1/26']);
+
+    const blockRead = proxy.seen.find((s) => s.request === 'GET /apis/crd.projectcalico.org/v1/ipamblocks/10-61-0-0-26');
+    expect(blockRead?.together).toEqual(expect.arrayContaining(['GET /api/v1/namespaces/ns1/pods/web', 'GET /api/v1/namespaces/ns1']));
+    const firstWave = proxy.seen.slice(0, FIRST_WAVE).map((s) => s.request);
+    expect(firstWave).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/namespaces/ns1/pods/web',
+        'GET /api/v1/namespaces/ns1',
+        'GET /apis/crd.projectcalico.org/v1/ipamconfigs/default',
+        'GET /apis/crd.projectcalico.org/v1/ipreservations',
+        'GET /api/v1/nodes/node-a',
+        'GET /apis/crd.projectcalico.org/v1/ippools',
+        'GET /apis/crd.projectcalico.org/v1/blockaffinities',
+        'GET /apis/crd.projectcalico.org/v1/ipamblocks/10-61-0-0-26',
+      ]),
+    );
+    // Then only the writes: the new handle, the block. Nothing is read twice.
+    expect(proxy.seen.slice(FIRST_WAVE).map((s) => s.request)).toEqual([
+      'POST /apis/crd.projectcalico.org/v1/ipamhandles',
+      'PUT /apis/crd.projectcalico.org/v1/ipamblocks/10-61-0-0-26',
+    ]);
+  }, 60_000);
+});
