@@ -14,9 +14,10 @@ export { HandleCountError, HandleMaxAllocReachedError } from './block/handle-cou
 export { type HostReservedAttr } from './block/host-reserved-attr.js';
 export { InvalidAddressError } from './block/ip-address.js';
 export { addressOf, blockSize, ordinalOf } from './block/ordinals.js';
-export { type OwnerAttributePreconditions, type OwnerAttributeUpdates } from './block/set-owner-attributes-in-block.js';
+export { type AttributeOwner, type OwnerAttributePreconditions, type OwnerAttributeUpdates } from './block/set-owner-attributes-in-block.js';
 export { hasShortAllocations } from './block/short-block.js';
 export { blockCap } from './client/auto-assign.js';
+export { createVMHandleId, ensureActiveVMOwnerAttrs, VM_OWNER_SWAP_RETRIES } from './client/kubevirt.js';
 export {
   AlternateOwnerEmptyError,
   AlternateOwnerMismatchError,

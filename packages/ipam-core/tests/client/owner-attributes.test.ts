@@ -1,7 +1,8 @@
 import { BadHandleError, ConflictError, ValidationError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
 import { AlternateOwnerEmptyError, type OwnerAttributePreconditions, type OwnerAttributeUpdates, OwnerPreconditionError } from '../../src/index.js';
-import { createVMHandleId, ensureActiveVMOwnerAttrs } from '../../src/client/kubevirt.js';
+// The owner swap through the package's public surface, as a caller (a KubeVirt controller) imports it.
+import { createVMHandleId, ensureActiveVMOwnerAttrs } from '../../src/index.js';
 import { BACKENDS, useBackends, world } from './fixtures.js';
 
 useBackends();
