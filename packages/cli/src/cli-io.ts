@@ -1,5 +1,6 @@
 import type { Clock } from '@ipamkit/ipam-core';
 import type { Datastore } from '@ipamkit/models';
+import { EXIT } from './exit-codes.js';
 import type { DatastoreAccess } from './resources/datastore-access.js';
 
 /** Anything text can be written to: `process.stdout`, or a collector in tests. */
@@ -37,5 +38,16 @@ export interface Produced {
 
 /** A command's work once the datastore is open; `sqlitePath` names the file behind a SQLite one. */
 export type Task = (ctx: CommandContext & { readonly sqlitePath?: string }) => Promise<Produced>;
+
+/**
+ * The usual task: `compute` a result, print `render(result)`, or the result itself for `-o json`;
+ * exit 1 when `failed(result)` (design/cli.md "Exit codes").
+ */
+export function renderedTask<R>(compute: (ctx: CommandContext) => Promise<R>, render: (result: R) => string, failed?: (result: R) => boolean): Task {
+  return async (ctx) => {
+    const result = await compute(ctx);
+    return { text: render(result), json: result, ...(failed?.(result) === true ? { exitCode: EXIT.problems } : {}) };
+  };
+}
 /** How an action hands its task to the runner, with whether `-o json` was asked and the access it needs. */
 export type SetTask = (task: Task, json: boolean, access: DatastoreAccess) => void;

@@ -7,7 +7,7 @@ import { readClusterState, type ClusterState } from './check/cluster-state.js';
 import { ipamCheck } from './check/ipam-check.js';
 import { checkWithIntegrity, sqliteIntegrityOf } from './check/sqlite-integrity.js';
 import { renderCheck } from './check/render-check.js';
-import type { CliIo, SetTask, Task } from './cli-io.js';
+import { renderedTask, type CliIo, type SetTask, type Task } from './cli-io.js';
 import { leafCommand, type CommandSpec, type OptionSpec } from './command-line/command-spec.js';
 import { OUTPUT_OPTION, wantsJson } from './command-line/output-option.js';
 import { CommandLineEnd, parseCommandLine } from './command-line/parse-command-line.js';
@@ -26,7 +26,7 @@ import { migrateExport } from './migrate/migrate-export.js';
 import { migrateImport } from './migrate/migrate-import.js';
 import { renderExport, renderImport } from './migrate/render-migrate.js';
 import { cliDatastoreOverrides, datastoreConfigFromFlags, openDatastore, type DatastoreFlags } from './open-datastore.js';
-import { ipamRelease } from './release/ipam-release.js';
+import { ipamRelease, type ReleaseResult } from './release/ipam-release.js';
 import { renderRelease } from './release/render-release.js';
 import type { DatastoreAccess } from './resources/datastore-access.js';
 import { resourceCommands } from './resources/resource-commands.js';
@@ -69,12 +69,7 @@ function buildProgram(io: CliIo, setTask: SetTask): CommandSpec {
           { flags: '--show-configuration', description: 'show the IPAM configuration' },
           OUTPUT_OPTION,
         ],
-        run: (o) => {
-          setTask(async (ctx) => {
-            const result = await ipamShow(ctx, o);
-            return { text: renderShow(result), json: result };
-          }, wantsJson(o.output), 'read-only');
-        },
+        run: (o) => setTask(renderedTask((ctx) => ipamShow(ctx, o), renderShow), wantsJson(o.output), 'read-only'),
       }),
       leafCommand<{ showAllIps?: boolean; clusterState?: string; output?: string }>({
         name: 'check',
@@ -116,19 +111,9 @@ function buildProgram(io: CliIo, setTask: SetTask): CommandSpec {
         run: (o) => {
           const maxAge = Number(o.maxReportAge);
           if (!Number.isSafeInteger(maxAge) || maxAge < 0) throw new CliUsageError(`--max-report-age must be a non-negative integer, got ${o.maxReportAge}`);
-          const json = wantsJson(o.output);
-          setTask(async (ctx) => {
-            const result = await ipamRelease(ctx, {
-              ...(o.ip === undefined ? {} : { ip: o.ip }),
-              fromReport: o.fromReport,
-              force: o.force === true,
-              dryRun: o.dryRun === true,
-              maxReportAgeSeconds: maxAge,
-              allowEmptyCluster: o.allowEmptyCluster === true,
-            });
-            const failed = [...result.ips, ...result.handles].some((x) => x.outcome === 'error');
-            return { text: renderRelease(result), json: result, exitCode: failed ? EXIT.problems : EXIT.ok };
-          }, json, 'must-exist');
+          const options = { fromReport: o.fromReport, force: o.force === true, dryRun: o.dryRun === true, maxReportAgeSeconds: maxAge, allowEmptyCluster: o.allowEmptyCluster === true };
+          const failed = (result: ReleaseResult): boolean => [...result.ips, ...result.handles].some((x) => x.outcome === 'error');
+          setTask(renderedTask((ctx) => ipamRelease(ctx, { ...definedFields({ ip: o.ip }), ...options }), renderRelease, failed), wantsJson(o.output), 'must-exist');
         },
       }),
       leafCommand<{ strictaffinity?: string; maxBlocksPerHost?: string; kubevirtIpPersistence?: string; ipCooldownSeconds?: string; output?: string }>({
@@ -142,12 +127,8 @@ function buildProgram(io: CliIo, setTask: SetTask): CommandSpec {
           OUTPUT_OPTION,
         ],
         run: (o) => {
-          const json = wantsJson(o.output);
-          setTask(async (ctx) => {
-            const values = { strictAffinity: o.strictaffinity, maxBlocksPerHost: o.maxBlocksPerHost, kubeVirtIPPersistence: o.kubevirtIpPersistence, ipCooldownSeconds: o.ipCooldownSeconds };
-            const result = await ipamConfigure(ctx, definedFields(values));
-            return { text: renderConfigure(result), json: result };
-          }, json, 'must-exist');
+          const values = { strictAffinity: o.strictaffinity, maxBlocksPerHost: o.maxBlocksPerHost, kubeVirtIPPersistence: o.kubevirtIpPersistence, ipCooldownSeconds: o.ipCooldownSeconds };
+          setTask(renderedTask((ctx) => ipamConfigure(ctx, definedFields(values)), renderConfigure), wantsJson(o.output), 'must-exist');
         },
       }),
       leafCommand<{ cidr?: string; name?: string; output?: string }>({
@@ -158,10 +139,7 @@ function buildProgram(io: CliIo, setTask: SetTask): CommandSpec {
         run: (o, [parts = '']) => {
           const json = wantsJson(o.output);
           checkCidrArgument(o.cidr);
-          setTask(async (ctx) => {
-            const result = await ipamSplit(ctx, definedFields({ parts, cidr: o.cidr, name: o.name }));
-            return { text: renderSplit(result), json: result };
-          }, json, 'must-exist');
+          setTask(renderedTask((ctx) => ipamSplit(ctx, definedFields({ parts, cidr: o.cidr, name: o.name })), renderSplit), json, 'must-exist');
         },
       }),
       leafCommand<{ ip?: string; pod?: string; node?: string; clusterState?: string; output?: string }>({
@@ -242,10 +220,7 @@ function datastoreCommand(setTask: SetTask): CommandSpec {
     run: (o) => {
       const file = nonEmptyFile(o.file, '--file') ?? o.file;
       const json = wantsJson(o.output);
-      setTask(async (ctx) => {
-        const result = await migrateImport(ctx, { file, dryRun: o.dryRun === true });
-        return { text: renderImport(result), json: result };
-      }, json, 'may-create');
+      setTask(renderedTask((ctx) => migrateImport(ctx, { file, dryRun: o.dryRun === true }), renderImport), json, 'may-create');
     },
   });
   const migrate = { name: 'migrate', description: 'move IPAM data, pools, reservations and nodes from one datastore to another', commands: [exportCommand, importCommand] };

@@ -116,14 +116,7 @@ export async function createDatastore(config: DatastoreConfig): Promise<Datastor
   }
 }
 
-/**
- * The config the environment names (design/ipam-datastore.md, "Configuration"), with the caller's
- * overrides winning: the one resolver every bin goes through. Pure, for testing.
- */
-export function datastoreConfigFromEnv(env: NodeJS.ProcessEnv, overrides: DatastoreOverrides = {}, names: OverrideNames = {}): DatastoreConfig {
-  return resolveDatastoreConfig(env, overrides, names);
-}
-
+/** Resolves the environment's config with `resolveDatastoreConfig` (design/ipam-datastore.md, "Configuration") and opens it. */
 export async function datastoreFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: DatastoreOverrides = {}, names: OverrideNames = {}): Promise<Datastore> {
   return createDatastore(resolveDatastoreConfig(env, overrides, names));
 }

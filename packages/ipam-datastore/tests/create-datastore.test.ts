@@ -2,10 +2,11 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatastoreConfigError } from '../src/errors.js';
-import { createDatastore, datastoreConfigFromEnv, datastoreFromEnv, type DatastoreConfig } from '../src/create-datastore.js';
+import { createDatastore, datastoreFromEnv, type DatastoreConfig } from '../src/create-datastore.js';
+import { resolveDatastoreConfig } from '../src/config/resolve-datastore-config.js';
 import { tempDir } from './support/temp-dir.js';
 
-describe('datastoreConfigFromEnv', () => {
+describe('resolveDatastoreConfig', () => {
   it.each<{ env: Record<string, string>; config: DatastoreConfig }>([
     { env: { DATASTORE_TYPE: 'memory' }, config: { type: 'memory' } },
     { env: { DATASTORE_TYPE: 'sqlite', IPAMKIT_SQLITE_PATH: '/var/lib/ipamkit/ipam.db' }, config: { type: 'sqlite', path: '/var/lib/ipamkit/ipam.db' } },
@@ -14,14 +15,14 @@ describe('datastoreConfigFromEnv', () => {
     { env: { DATASTORE_TYPE: 'kubernetes' }, config: { type: 'kubernetes', apiGroup: 'crd.projectcalico.org/v1' } },
     { env: {}, config: { type: 'kubernetes', apiGroup: 'crd.projectcalico.org/v1' } },
   ])('reads $env', ({ env, config }) => {
-    expect(datastoreConfigFromEnv(env)).toEqual(config);
+    expect(resolveDatastoreConfig(env)).toEqual(config);
   });
 
   it.each<{ env: Record<string, string>; message: string }>([
     { env: { DATASTORE_TYPE: 'etcd' }, message: 'DATASTORE_TYPE must be one of etcdv3, kubernetes, sqlite, memory; got "etcd"' },
     { env: { DATASTORE_TYPE: 'etcdv3', ETCD_ENDPOINTS: ' , ' }, message: 'datastore type etcdv3 needs ETCD_ENDPOINTS or ETCD_AUTHORITY' },
   ])('refuses $env with DatastoreConfigError', ({ env, message }) => {
-    expect(() => datastoreConfigFromEnv(env)).toThrow(new DatastoreConfigError(message));
+    expect(() => resolveDatastoreConfig(env)).toThrow(new DatastoreConfigError(message));
   });
 });
 

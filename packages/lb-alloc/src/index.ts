@@ -6,4 +6,4 @@ export { MemoryLbClusterView, type MemoryServiceInput } from './cluster-view/mem
 export { LbController, type LbControllerOptions } from './controller/lb-controller.js';
 export { lbDatastoreConfig } from './datastore-config.js';
 export { LbConfigError, ServiceAnnotationError } from './errors.js';
-export { type IPFamily, type IPFamilyPolicy, type LbService, type ServiceKey } from './service/lb-service.js';
+export { type IPFamily, type LbService, type ServiceKey } from './service/lb-service.js';

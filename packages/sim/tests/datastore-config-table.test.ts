@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { datastoreConfigFromFlags } from '@ipamkit/cli';
 import { datastoreConfigFor, parseNetConf } from '@ipamkit/cni';
 import { gcDatastoreConfig } from '@ipamkit/gc';
-import { datastoreConfigFromEnv, type DatastoreConfig } from '@ipamkit/ipam-datastore';
+import { resolveDatastoreConfig, type DatastoreConfig } from '@ipamkit/ipam-datastore';
 import { lbDatastoreConfig } from '@ipamkit/lb-alloc';
 import { tunnelDatastoreConfig } from '@ipamkit/tunnel-alloc';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,7 +83,7 @@ const ROWS: { name: string; env: Env; expected: Outcome; sim?: 'sqlite' | 'etcd'
 describe('every bin resolves the same environment to the same datastore configuration', () => {
   describe.each(ROWS)('$name', ({ env, expected, sim }) => {
     it('the shared resolver gives the expected outcome', () => {
-      expect(outcome(() => datastoreConfigFromEnv(env))).toEqual(expected);
+      expect(outcome(() => resolveDatastoreConfig(env))).toEqual(expected);
     });
 
     it.each(Object.keys(BINS))('%s agrees', (bin) => {
@@ -107,7 +107,7 @@ describe("each bin's own flags or keys map onto the same overrides", () => {
   const credentials: Env = { ETCD_USERNAME: 'calico', ETCD_PASSWORD: 'table-password' };
 
   it('etcd with TLS files and a prefix', () => {
-    const expected: DatastoreConfig = datastoreConfigFromEnv({ ...TLS_AUTH, IPAMKIT_ETCD_PREFIX: '/tenant-a' });
+    const expected: DatastoreConfig = resolveDatastoreConfig({ ...TLS_AUTH, IPAMKIT_ETCD_PREFIX: '/tenant-a' });
     const env = { ...misleading, ...credentials };
     const netconf = parseNetConf(
       JSON.stringify({
@@ -129,7 +129,7 @@ describe("each bin's own flags or keys map onto the same overrides", () => {
   });
 
   it('kubernetes with a kubeconfig and the v3 API group', () => {
-    const expected: DatastoreConfig = datastoreConfigFromEnv({ DATASTORE_TYPE: 'kubernetes', KUBECONFIG: '/etc/kubernetes/calico.conf', CALICO_API_GROUP: 'projectcalico.org/v3' });
+    const expected: DatastoreConfig = resolveDatastoreConfig({ DATASTORE_TYPE: 'kubernetes', KUBECONFIG: '/etc/kubernetes/calico.conf', CALICO_API_GROUP: 'projectcalico.org/v3' });
     const netconf = parseNetConf(JSON.stringify({ cniVersion: '1.0.0', name: 'net', datastore_type: 'kubernetes', kubernetes: { kubeconfig: '/etc/kubernetes/calico.conf' }, calico_api_group: 'projectcalico.org/v3' }));
     expect(datastoreConfigFor(netconf, { ...misleading, HOME: home })).toEqual(expected);
     expect(datastoreConfigFromFlags({ datastore: 'kubernetes', kubeconfig: '/etc/kubernetes/calico.conf' }, { ...misleading, CALICO_API_GROUP: 'projectcalico.org/v3' })).toEqual(expected);

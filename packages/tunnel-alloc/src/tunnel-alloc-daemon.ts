@@ -109,27 +109,21 @@ export function startTunnelAllocDaemon(options: DaemonOptions): TunnelAllocDaemo
     filter.seedPools(pools.items);
     filter.seedNodes(nodes.items);
     const retryDelayMs = options.watchRetryDelayMs ?? 1000;
+    // A relevant event triggers a reconcile; so does a re-list, after it reseeds the filter.
+    const followKind = <T>(store: Watchable<T>, revision: string, what: string, seed: (items: Versioned<T>[]) => void, relevant: (event: WatchEvent<T>) => boolean): Promise<void> =>
+      follow(store, revision, signal, {
+        onEvent: (event) => {
+          if (relevant(event)) trigger(`${what} changed`);
+        },
+        onResync: (items) => {
+          seed(items);
+          trigger(`${what}s re-listed`);
+        },
+        retryDelayMs,
+      });
     const loops = Promise.all([
-      follow(ds.ipPools, pools.revision, signal, {
-        onEvent: (event) => {
-          if (filter.poolEvent(event)) trigger('pool changed');
-        },
-        onResync: (items) => {
-          filter.seedPools(items);
-          trigger('pools re-listed');
-        },
-        retryDelayMs,
-      }),
-      follow(ds.nodes, nodes.revision, signal, {
-        onEvent: (event) => {
-          if (filter.nodeEvent(event)) trigger('node changed');
-        },
-        onResync: (items) => {
-          filter.seedNodes(items);
-          trigger('nodes re-listed');
-        },
-        retryDelayMs,
-      }),
+      followKind(ds.ipPools, pools.revision, 'pool', (items) => filter.seedPools(items), (event) => filter.poolEvent(event)),
+      followKind(ds.nodes, nodes.revision, 'node', (items) => filter.seedNodes(items), (event) => filter.nodeEvent(event)),
     ]);
     // Stopped while listing: no initial reconcile.
     if (!signal.aborted) trigger('in sync');

@@ -59,7 +59,7 @@ function isLoadBalancer(record: AllocationRecord): boolean {
   return record.attrs['type'] === 'LoadBalancer' || record.attrs['service'] !== undefined;
 }
 
-function classifyTunnel(record: AllocationRecord, node: string, ctx: ClassifyContext): Verdict {
+function classifyTunnel(node: string, ctx: ClassifyContext): Verdict {
   // IPv6 tunnel addresses are judged like IPv4 ones; calicoctl reports them as leaks (design/calico-callers.md#check-quirks).
   if (ctx.nodes.has(node)) return keep('tunnel', `tunnel address of live node ${node}`);
   return release('leak', `tunnel address of node ${node}, which no longer exists`);
@@ -105,7 +105,7 @@ export function classifyAllocation(record: AllocationRecord, ctx: ClassifyContex
   if (record.coolingDown) return keep('cooldown', 'released and in IPAM cooldown; freed automatically when it ends');
   if (ctx.duplicateIPs.has(record.ip)) return keep('duplicate', 'address is allocated or used more than once; resolve by hand');
   const node = tunnelNode(record);
-  if (node !== undefined) return classifyTunnel(record, node, ctx);
+  if (node !== undefined) return classifyTunnel(node, ctx);
   if (isLoadBalancer(record)) return classifyLoadBalancer(record, ctx);
   if (record.attrs['pod'] !== undefined || record.attrs['vmi-name'] !== undefined) return classifyWorkload(record, ctx);
   return keep('unverified', 'allocation carries no owner metadata (manual or host-local allocation)');

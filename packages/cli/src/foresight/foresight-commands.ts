@@ -1,9 +1,8 @@
 import { definedFields } from '@ipamkit/models';
-import type { SetTask } from '../cli-io.js';
+import { renderedTask, type CommandContext, type SetTask } from '../cli-io.js';
 import { leafCommand, type CommandSpec, type OptionSpec } from '../command-line/command-spec.js';
 import { OUTPUT_OPTION, wantsJson } from '../command-line/output-option.js';
 import { CliUsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
 import { allocationRate, booleanFlag, countFlag, ipVersionsFlag, labelsFlag, poolsFromFile, rateFlag } from './foresight-inputs.js';
 import { ipamRunway, nodesOutOfRunway } from './ipam-runway.js';
 import { ipamWhatIf } from './ipam-what-if.js';
@@ -50,10 +49,8 @@ export function foresightCommands(setTask: SetTask, stdin: () => NodeJS.Readable
       const json = wantsJson(o.output);
       const ipVersions = ipVersionsFlag(o.ipVersion);
       const rate = rateFlag(o.rate);
-      setTask(async (ctx) => {
-        const report = await ipamRunway(ctx, definedFields({ ipVersions, rate: await allocationRate(rate, o.history) }));
-        return { text: renderRunway(report), json: report, exitCode: nodesOutOfRunway(report).length > 0 ? EXIT.problems : EXIT.ok };
-      }, json, 'read-only');
+      const compute = async (ctx: CommandContext) => ipamRunway(ctx, definedFields({ ipVersions, rate: await allocationRate(rate, o.history) }));
+      setTask(renderedTask(compute, renderRunway, (report) => nodesOutOfRunway(report).length > 0), json, 'read-only');
     },
   });
 
@@ -85,13 +82,13 @@ export function foresightCommands(setTask: SetTask, stdin: () => NodeJS.Readable
       const blockSize = countFlag('--block-size', o.blockSize, 1);
       const strictAffinity = booleanFlag('--strict-affinity', o.strictAffinity);
       const maxBlocksPerHost = countFlag('--max-blocks-per-host', o.maxBlocksPerHost);
-      setTask(async (ctx) => {
+      const compute = async (ctx: CommandContext) => {
         const addPools = o.file === undefined ? undefined : await poolsFromFile(o.file, stdin());
         const rateOf = await allocationRate(rate, o.history);
         const change = { addNodes, nodeLabels, podsPerNode, blockSize, strictAffinity, maxBlocksPerHost, disablePools: o.disablePool, addPools };
-        const result = await ipamWhatIf(ctx, definedFields({ ipVersions, rate: rateOf, ...change }));
-        return { text: renderWhatIf(result), json: result, exitCode: result.unableToAllocate.length > 0 ? EXIT.problems : EXIT.ok };
-      }, json, 'read-only');
+        return ipamWhatIf(ctx, definedFields({ ipVersions, rate: rateOf, ...change }));
+      };
+      setTask(renderedTask(compute, renderWhatIf, (result) => result.unableToAllocate.length > 0), json, 'read-only');
     },
   });
   return [runway, whatIf];

@@ -1,12 +1,12 @@
+import { definedFields } from '@ipamkit/models';
 import { leafCommand, type CommandSpec } from '../command-line/command-spec.js';
 import { OUTPUT_OPTION, wantsJson } from '../command-line/output-option.js';
 import { CliUsageError } from '../errors.js';
-import type { SetTask } from '../cli-io.js';
+import { renderedTask, type SetTask } from '../cli-io.js';
 import { poolsFromFile } from '../foresight/foresight-inputs.js';
 import { planPoolMigration } from './migrate-pool-plan.js';
 import { finishPoolMigration, poolMigrationStatus, startPoolMigration } from './migrate-pool-steps.js';
 import { renderMigrationFinish, renderMigrationPlan, renderMigrationStart, renderMigrationStatus } from './render-migrate-pool.js';
-import { EXIT } from '../exit-codes.js';
 
 const STEPS = ['plan', 'start', 'status', 'finish'] as const;
 type Step = (typeof STEPS)[number];
@@ -36,30 +36,14 @@ export function migratePoolCommand(setTask: SetTask, stdin: () => NodeJS.Readabl
       if (o.file !== undefined && (step === 'status' || step === 'finish')) throw new CliUsageError(`-f is for plan and start, not ${step}`);
       const names = { from: o.from, to: o.to };
       const file = o.file;
-      if (step === 'plan' || step === 'start') {
-        setTask(async (ctx) => {
-          const toFile = file === undefined ? undefined : await poolsFromFile(file, stdin());
-          const args = { ...names, ...(toFile === undefined ? {} : { toFile }) };
-          if (step === 'plan') {
-            const plan = await planPoolMigration(ctx, args);
-            return { text: renderMigrationPlan(plan), json: plan, exitCode: plan.fits ? EXIT.ok : EXIT.problems };
-          }
-          const started = await startPoolMigration(ctx, args);
-          return { text: renderMigrationStart(started), json: started };
-        }, json, step === 'plan' ? 'read-only' : 'must-exist');
-        return;
-      }
-      if (step === 'status') {
-        setTask(async (ctx) => {
-          const status = await poolMigrationStatus(ctx, names);
-          return { text: renderMigrationStatus(status), json: status };
-        }, json, 'read-only');
-        return;
-      }
-      setTask(async (ctx) => {
-        const finished = await finishPoolMigration(ctx, names);
-        return { text: renderMigrationFinish(finished), json: finished };
-      }, json, 'must-exist');
+      const withFile = async () => {
+        const toFile = file === undefined ? undefined : await poolsFromFile(file, stdin());
+        return { ...names, ...definedFields({ toFile }) };
+      };
+      if (step === 'plan') setTask(renderedTask(async (ctx) => planPoolMigration(ctx, await withFile()), renderMigrationPlan, (plan) => !plan.fits), json, 'read-only');
+      else if (step === 'start') setTask(renderedTask(async (ctx) => startPoolMigration(ctx, await withFile()), renderMigrationStart), json, 'must-exist');
+      else if (step === 'status') setTask(renderedTask((ctx) => poolMigrationStatus(ctx, names), renderMigrationStatus), json, 'read-only');
+      else setTask(renderedTask((ctx) => finishPoolMigration(ctx, names), renderMigrationFinish), json, 'must-exist');
     },
   });
 }

@@ -4,6 +4,7 @@ import {
   ipPoolProblems,
   parseCidr,
   type Datastore,
+  type DefaultedIPPool,
   type IPPool,
   type ParsedCidr,
 } from '@ipamkit/models';
@@ -15,47 +16,23 @@ import type { ErroredField } from './resource-errors.js';
 
 const BLOCK_SIZE_RANGE = { 4: [20, 32], 6: [116, 128] } as const;
 
-/** The Calico field a problem from ipPoolProblems is about, by the word it starts with. */
-const FIELD_OF_PROBLEM: readonly (readonly [string, string])[] = [
-  ['name', 'Metadata.Name'],
-  ['cidr', 'IPPool.Spec.CIDR'],
-  ['blockSize', 'IPPool.Spec.BlockSize'],
-  ['ipipMode', 'IPPool.Spec.IPIPMode'],
-  ['vxlanMode', 'IPPool.Spec.VXLANMode'],
-  ['assignmentMode', 'IPPool.Spec.AssignmentMode'],
-  ['nodeSelector', 'IPPool.Spec.NodeSelector'],
-  ['namespaceSelector', 'IPPool.Spec.NamespaceSelector'],
-  ['allowedUses', 'IPPool.Spec.AllowedUses'],
-  ['LoadBalancer', 'IPPool.Spec.AllowedUses'],
-  ['disableBGPExport', 'IPPool.Spec.DisableBGPExport'],
+/** The Calico field a problem from ipPoolProblems is about (by the word it starts with) and the value Calico reports. */
+const FIELD_OF_PROBLEM: readonly (readonly [string, string, (d: DefaultedIPPool) => string])[] = [
+  ['name', 'Metadata.Name', (d) => d.name],
+  ['cidr', 'IPPool.Spec.CIDR', (d) => d.cidr],
+  ['blockSize', 'IPPool.Spec.BlockSize', (d) => String(d.blockSize)],
+  ['ipipMode', 'IPPool.Spec.IPIPMode', (d) => d.ipipMode],
+  ['vxlanMode', 'IPPool.Spec.VXLANMode', (d) => d.vxlanMode],
+  ['assignmentMode', 'IPPool.Spec.AssignmentMode', (d) => d.assignmentMode],
+  ['nodeSelector', 'IPPool.Spec.NodeSelector', (d) => d.nodeSelector],
+  ['namespaceSelector', 'IPPool.Spec.NamespaceSelector', (d) => d.namespaceSelector ?? ''],
+  ['allowedUses', 'IPPool.Spec.AllowedUses', allowedUsesText],
+  ['LoadBalancer', 'IPPool.Spec.AllowedUses', allowedUsesText],
+  ['disableBGPExport', 'IPPool.Spec.DisableBGPExport', (d) => String(d.disableBGPExport ?? false)],
 ];
 
-function valueOf(pool: IPPool, field: string): string {
-  const d = applyIPPoolDefaults(pool);
-  switch (field) {
-    case 'Metadata.Name':
-      return pool.name;
-    case 'IPPool.Spec.CIDR':
-      return pool.cidr;
-    case 'IPPool.Spec.BlockSize':
-      return String(d.blockSize);
-    case 'IPPool.Spec.IPIPMode':
-      return d.ipipMode;
-    case 'IPPool.Spec.VXLANMode':
-      return d.vxlanMode;
-    case 'IPPool.Spec.AssignmentMode':
-      return d.assignmentMode;
-    case 'IPPool.Spec.NodeSelector':
-      return d.nodeSelector;
-    case 'IPPool.Spec.NamespaceSelector':
-      return d.namespaceSelector ?? '';
-    case 'IPPool.Spec.AllowedUses':
-      return `[${d.allowedUses.join(' ')}]`;
-    case 'IPPool.Spec.DisableBGPExport':
-      return String(d.disableBGPExport ?? false);
-    default:
-      return '';
-  }
+function allowedUsesText(d: DefaultedIPPool): string {
+  return `[${d.allowedUses.join(' ')}]`;
 }
 
 function parsedOrUndefined(cidr: string): ParsedCidr | undefined {
@@ -78,10 +55,11 @@ function blockSizeRangeProblem(pool: IPPool, cidr: ParsedCidr | undefined): Erro
 function ruleProblems(pool: IPPool, cidr: ParsedCidr | undefined): ErroredField[] {
   const range = blockSizeRangeProblem(pool, cidr);
   const fields: ErroredField[] = range === undefined ? [] : [range];
+  const defaulted = applyIPPoolDefaults(pool);
   for (const problem of ipPoolProblems(pool)) {
-    const field = FIELD_OF_PROBLEM.find(([word]) => problem.startsWith(`${word} `))?.[1] ?? 'IPPool.Spec';
+    const [, field = 'IPPool.Spec', value = () => ''] = FIELD_OF_PROBLEM.find(([word]) => problem.startsWith(`${word} `)) ?? [];
     if (range !== undefined && field === 'IPPool.Spec.BlockSize') continue;
-    fields.push({ name: field, value: valueOf(pool, field), reason: problem });
+    fields.push({ name: field, value: value(defaulted), reason: problem });
   }
   return fields;
 }
@@ -97,7 +75,7 @@ function immutableProblems(pool: IPPool, previous: IPPool): ErroredField[] {
     fields.push({ name: 'IPPool.Spec.BlockSize', value: String(after.blockSize), reason: 'IPPool BlockSize cannot be modified' });
   }
   if (before.allowedUses.includes('LoadBalancer') && !after.allowedUses.includes('LoadBalancer')) {
-    fields.push({ name: 'IPPool.Spec.AllowedUses', value: valueOf(pool, 'IPPool.Spec.AllowedUses'), reason: 'IPPool AllowedUses cannot be changed from LoadBalancer' });
+    fields.push({ name: 'IPPool.Spec.AllowedUses', value: allowedUsesText(after), reason: 'IPPool AllowedUses cannot be changed from LoadBalancer' });
   }
   return fields;
 }

@@ -120,17 +120,14 @@ export function kindOps<T>(h: ResourceHandler<T>): KindOps {
           await h.create(target, model);
         });
       case 'apply':
-        // A resourceVersion in the document makes the update compare-and-swap, as for replace.
-        checkRevision(obj, name);
-        await validate(model, previous, current, ds);
-        current.set(name, model);
-        return planned((target) => writeUpsert(target, model, obj.revision, true));
       case 'replace':
-        if (previous === undefined) throw new NotFoundError(id);
+        // Only replace needs the resource to exist; for both, a resourceVersion in the document
+        // makes the update compare-and-swap.
+        if (action === 'replace' && previous === undefined) throw new NotFoundError(id);
         checkRevision(obj, name);
         await validate(model, previous, current, ds);
         current.set(name, model);
-        return planned((target) => writeUpsert(target, model, obj.revision, false));
+        return planned((target) => writeUpsert(target, model, obj.revision, action === 'apply'));
       case 'delete':
         if (previous === undefined) throw new NotFoundError(id);
         checkRevision(obj, name);

@@ -1,4 +1,4 @@
-import type { SetTask } from '../cli-io.js';
+import { renderedTask, type SetTask } from '../cli-io.js';
 import { leafCommand, type CommandSpec } from '../command-line/command-spec.js';
 import { CliUsageError } from '../errors.js';
 import type { DatastoreAccess } from './datastore-access.js';
@@ -63,10 +63,7 @@ export function resourceCommands(setTask: SetTask, stdin: () => NodeJS.ReadableS
         const file = requireFile(o.filename, action);
         // Read before the datastore opens: a file that does not parse never creates a database.
         const docs = await readDocuments({ file, stdin: stdin() });
-        setTask(async (ctx) => {
-          const result = await manageResources(ctx.datastore, action, docs, file === '-' ? 'stdin' : file);
-          return { text: renderManaged(result), json: result };
-        }, false, ACCESS[action]);
+        setTask(renderedTask((ctx) => manageResources(ctx.datastore, action, docs, file === '-' ? 'stdin' : file), renderManaged), false, ACCESS[action]);
       },
     }),
   );
@@ -84,18 +81,12 @@ export function resourceCommands(setTask: SetTask, stdin: () => NodeJS.ReadableS
       if (kind !== undefined) {
         if (name === undefined) throw new CliUsageError(`delete ${kind} needs a name`);
         kindOfArgument(allKindOps(), kind);
-        setTask(async (ctx) => {
-          const result = await deleteByName(ctx.datastore, kind, name);
-          return { text: renderManaged(result), json: result };
-        }, false, ACCESS.delete);
+        setTask(renderedTask((ctx) => deleteByName(ctx.datastore, kind, name), renderManaged), false, ACCESS.delete);
         return;
       }
       const file = requireFile(o.filename, 'delete');
       const docs = await readDocuments({ file, stdin: stdin() });
-      setTask(async (ctx) => {
-        const result = await manageResources(ctx.datastore, 'delete', docs, file === '-' ? 'stdin' : file);
-        return { text: renderManaged(result), json: result };
-      }, false, ACCESS.delete);
+      setTask(renderedTask((ctx) => manageResources(ctx.datastore, 'delete', docs, file === '-' ? 'stdin' : file), renderManaged), false, ACCESS.delete);
     },
   });
   return [get, ...fromFile, remove];

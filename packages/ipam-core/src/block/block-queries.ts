@@ -1,4 +1,4 @@
-import { IPInCooldownError, NotFoundError, type AllocationAttribute, type AllocationBlock, type BlockOrdinals, formatAddress } from '@ipamkit/models';
+import { IPInCooldownError, NotFoundError, type AllocationAttribute, type AllocationBlock, type BlockOrdinals } from '@ipamkit/models';
 import type { ReservationFilter } from '../reservations/reservation-filter.js';
 import { sanitizeHandle } from './block-state.js';
 import { WINDOWS_RESERVED_HANDLE } from './host-reserved-attr.js';
@@ -31,11 +31,6 @@ export function numFree(block: AllocationBlock, reservations?: ReservationFilter
   return block.unallocated.filter((o) => !reservations.matchesValue(range.version, range.base + BigInt(o))).length;
 }
 
-/** Addresses of the block covered by reservations, allocated or not (NumReservedAddresses). */
-export function numReserved(block: AllocationBlock, reservations: ReservationFilter): number {
-  return Number(reservations.countIn(block.cidr));
-}
-
 /**
  * N − free: counts allocations, cooldown and host-reserved ordinals (the utilization InUse). For a
  * block with a short allocations array, the entries it does record.
@@ -43,16 +38,6 @@ export function numReserved(block: AllocationBlock, reservations: ReservationFil
 export function inUseCount(block: BlockOrdinals): number {
   if (hasShortAllocations(block)) return block.allocations.filter((index) => index !== null).length;
   return block.allocations.length - block.unallocated.length;
-}
-
-/** Addresses of all non-null allocations, cooldown included, in ordinal order. */
-export function inUseIPs(block: AllocationBlock): string[] {
-  const range = blockRange(block);
-  const out: string[] = [];
-  block.allocations.forEach((index, ordinal) => {
-    if (index !== null) out.push(formatAddress(range.version, range.base + BigInt(ordinal)));
-  });
-  return out;
 }
 
 /** Addresses whose attribute's sanitized handle is `handleId`, in ordinal order (cooldown excluded). */

@@ -1,5 +1,5 @@
-import type { AllocationBlock, BlockOwner } from '@ipamkit/models';
-import { cloneBlock, formatWholeSeconds } from './block-state.js';
+import type { AllocationBlock } from '@ipamkit/models';
+import { cloneBlock } from './block-state.js';
 
 /**
  * The `updateBlock` step of design/calico-ipam.md#cross-cutting-mechanics: every library write of an existing block first adds
@@ -17,13 +17,5 @@ export function clearAffinity(block: AllocationBlock): AllocationBlock {
   const next = cloneBlock(block);
   delete next.affinity;
   delete next.affinityClaimTime;
-  return next;
-}
-
-/** Sets the block's affinity and claim time. */
-export function withAffinity(block: AllocationBlock, owner: BlockOwner, claimTime: Date): AllocationBlock {
-  const next = cloneBlock(block);
-  next.affinity = { ...owner };
-  next.affinityClaimTime = formatWholeSeconds(claimTime);
   return next;
 }

@@ -3,8 +3,6 @@ import {
   type ParsedAddress,
   ValidationError,
   bitsOf,
-  blockCidrFor,
-  canonicalCidr,
   formatAddress,
   parseAddress,
   parseAddressOrCidr,
@@ -57,22 +55,4 @@ export function parseBlockInterval(text: string, allowBareAddress = false): Bloc
 
 export function formatBlockInterval(cidr: BlockInterval): string {
   return `${formatAddress(cidr.version, cidr.base)}/${cidr.prefixLength}`;
-}
-
-/** The canonical masked form of a CIDR string (e.g. `fd00:0::5/122` → `fd00::/122`); throws InvalidAddressError. */
-export function canonicalInputCidr(text: string): string {
-  try {
-    return canonicalCidr(text.trim());
-  } catch {
-    throw new InvalidAddressError(text, 'CIDR');
-  }
-}
-
-/** The block CIDR of `blockPrefixLength` that contains `ip` (design/calico-ipam.md#ordinals). */
-export function blockCidrForAddress(ip: string, blockPrefixLength: number): string {
-  try {
-    return blockCidrFor(ip.trim(), blockPrefixLength);
-  } catch {
-    throw new InvalidAddressError(`${ip}/${blockPrefixLength}`, 'CIDR');
-  }
 }

@@ -38,8 +38,3 @@ export function addressOf(block: Pick<AllocationBlock, 'cidr'>, ordinal: number)
   }
   return formatAddress(range.version, range.base + BigInt(ordinal));
 }
-
-/** `ip` with the block's prefix length, the form AutoAssign returns (`10.0.0.5/26`). */
-export function withBlockPrefix(block: Pick<AllocationBlock, 'cidr'>, ip: string): string {
-  return `${ip}/${blockRange(block).prefixLength}`;
-}

@@ -1,4 +1,4 @@
-import { type Backoff, backoffDelay, isTransient, retry, type RetryPolicy } from '@ipamkit/models';
+import { type Backoff, isTransient, retry, type RetryPolicy } from '@ipamkit/models';
 import { MaxRetriesError } from './client-errors.js';
 
 /** Calico's `datastoreRetries` (design/ipam-core.md, "Retries and backoff"): every read-modify-write loop gives up after this. */
@@ -20,11 +20,6 @@ export interface CasRetryPolicy extends Partial<Pick<RetryPolicy, 'attempts' | '
 /** Transient errors, except an inner loop's exhaustion: nested loops must not multiply to 100 × 100. */
 function defaultRetryable(err: unknown): boolean {
   return isTransient(err) && !(err instanceof MaxRetriesError);
-}
-
-/** The full-jitter delay before retry `attempt` (0-based), never above the cap. */
-export function casBackoffDelay(backoff: CasBackoff, attempt: number, random: () => number): number {
-  return backoffDelay({ ...backoff, jitter: 1 }, attempt, random);
 }
 
 /**

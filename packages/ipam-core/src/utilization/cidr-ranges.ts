@@ -43,10 +43,6 @@ export function normalizeRanges(ranges: readonly AddressRange[]): RangeSet {
   return out;
 }
 
-export function unionRanges(a: RangeSet, b: RangeSet): RangeSet {
-  return normalizeRanges([...a, ...b]);
-}
-
 /** a ∩ b, both normalized. */
 export function intersectRanges(a: RangeSet, b: RangeSet): RangeSet {
   const out: AddressRange[] = [];

@@ -1,7 +1,7 @@
-import { ConflictError, NotFoundError } from '@ipamkit/models';
+import { backoffDelay, ConflictError, NotFoundError } from '@ipamkit/models';
 import { describe, expect, it } from 'vitest';
 import { MaxRetriesError, withCasRetry } from '../../src/index.js';
-import { casBackoffDelay, DATASTORE_RETRIES, DEFAULT_CAS_BACKOFF } from '../../src/client/with-cas-retry.js';
+import { DATASTORE_RETRIES, DEFAULT_CAS_BACKOFF } from '../../src/client/with-cas-retry.js';
 
 const noWait = (): Promise<void> => Promise.resolve();
 
@@ -120,7 +120,8 @@ describe('withCasRetry', () => {
   });
 });
 
-describe('casBackoffDelay', () => {
+describe('the CAS backoff (full jitter over DEFAULT_CAS_BACKOFF)', () => {
+  const casBackoffDelay = (backoff: typeof DEFAULT_CAS_BACKOFF, attempt: number, random: () => number): number => backoffDelay({ ...backoff, jitter: 1 }, attempt, random);
   it('stays within [0, cap] for every attempt and every jitter draw, however many attempts', () => {
     const { capMs } = DEFAULT_CAS_BACKOFF;
     for (const attempt of [0, 1, 5, 6, 7, 50, 99, 1000, 5000]) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { intersectRanges, normalizeRanges, rangesContain, rangesSize, subtractRanges, unionRanges, type AddressRange } from '../../src/utilization/cidr-ranges.js';
+import { intersectRanges, normalizeRanges, rangesContain, rangesSize, subtractRanges, type AddressRange } from '../../src/utilization/cidr-ranges.js';
 
 const UNIVERSE = 64;
 const range = fc
@@ -35,7 +35,7 @@ describe('range-set arithmetic (properties against enumeration)', () => {
       fc.property(ranges, ranges, (a, b) => {
         const [sa, sb] = [normalizeRanges(a), normalizeRanges(b)];
         const [ma, mb] = [members(a), members(b)];
-        expect(members(unionRanges(sa, sb))).toEqual(new Set([...ma, ...mb]));
+        expect(members(normalizeRanges([...sa, ...sb]))).toEqual(new Set([...ma, ...mb]));
         expect(members(intersectRanges(sa, sb))).toEqual(new Set([...ma].filter((x) => mb.has(x))));
         expect(members(subtractRanges(sa, sb))).toEqual(new Set([...ma].filter((x) => !mb.has(x))));
       }),

@@ -11,10 +11,12 @@ import {
   type AddressRange,
   type RangeSet,
 } from '../../src/utilization/cidr-ranges.js';
+import { ORPHANED_BLOCKS_POOL, type PoolUtilization } from '../../src/utilization/utilization-accumulator.js';
 
 // Test-only: GetUtilization as it was before the streaming fold (design/ipam-core.md, "Utilization
 // at scale"), kept verbatim as the reference the property test compares the new implementation
-// with. Only the imports changed, and subtractRanges is the old quadratic one, copied here.
+// with. Only the imports changed (the result types and the orphan bucket's name come from src),
+// and subtractRanges is the old quadratic one, copied here.
 
 /** a \\ b, both normalized (the old implementation). */
 function subtractRanges(a: RangeSet, b: RangeSet): RangeSet {
@@ -31,30 +33,6 @@ function subtractRanges(a: RangeSet, b: RangeSet): RangeSet {
     if (cursor < x.end) out.push({ version: x.version, start: cursor, end: x.end });
   }
   return out;
-}
-
-/** Name and CIDR of the bucket for blocks outside every pool (IPv4 only, as in Calico). */
-const ORPHANED_BLOCKS_POOL = { name: 'orphaned allocation blocks', cidr: '0.0.0.0/0' } as const;
-
-/** Counts are bigint: an IPv6 pool easily exceeds 2^53 addresses (Calico saturates instead). */
-export interface BlockUtilization {
-  cidr: string;
-  capacity: bigint;
-  /** N − free FIFO entries: allocated, in cooldown and host-reserved ordinals. */
-  inUse: bigint;
-  reserved: bigint;
-  available: bigint;
-}
-
-export interface PoolUtilization {
-  name: string;
-  cidr: string;
-  capacity: bigint;
-  inUse: bigint;
-  reserved: bigint;
-  /** Free in existing blocks plus assignable pool space not yet carved into blocks. */
-  available: bigint;
-  blocks: BlockUtilization[];
 }
 
 export interface ComputeUtilizationArgs {

@@ -3,7 +3,6 @@
  * object, so both cluster views hold the same small record.
  */
 export type IPFamily = 'IPv4' | 'IPv6';
-export type IPFamilyPolicy = 'SingleStack' | 'PreferDualStack' | 'RequireDualStack';
 
 export interface LbService {
   readonly uid: string;

@@ -1,6 +1,6 @@
 import { SelectorParseError } from '../errors.js';
 import { evaluateNode } from './evaluate-node.js';
-import { joinNodes, normalizeNode, notNode, type SelectorNode, type SetComparisonKind, type StringComparisonKind } from './selector-node.js';
+import { joinNodes, notNode, type SelectorNode, type SetComparisonKind, type StringComparisonKind } from './selector-node.js';
 import { nodeToString } from './node-to-string.js';
 import { tokenizeSelector, type SelectorToken, type SelectorTokenKind } from './tokenize-selector.js';
 
@@ -172,10 +172,5 @@ class Parser {
 /** Parse a Calico selector; the empty selector matches everything. Throws SelectorParseError. */
 export function parseSelector(text: string): Selector {
   return new ParsedSelector(new Parser(text, tokenizeSelector(text)).parseAll());
-}
-
-/** Wrap a tree built in code as a Selector, normalised to the shape the parser produces. */
-export function selectorFromNode(root: SelectorNode): Selector {
-  return new ParsedSelector(normalizeNode(root));
 }
 

@@ -40,16 +40,3 @@ export function someNode(node: SelectorNode, predicate: (n: SelectorNode) => boo
       return false;
   }
 }
-
-/** The form the parser produces: negations collapsed, nested and/or flattened. */
-export function normalizeNode(node: SelectorNode): SelectorNode {
-  switch (node.kind) {
-    case 'not':
-      return notNode(normalizeNode(node.operand));
-    case 'and':
-    case 'or':
-      return joinNodes(node.kind, node.operands.map(normalizeNode));
-    default:
-      return node;
-  }
-}
