@@ -1,7 +1,8 @@
 import { NotFoundError } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
-import { AllocationError } from '../errors.js';
+import { AllocationError, CniError } from '../errors.js';
 import type { KubeReader, OwnerReference } from '../kube/kube-reader.js';
+import { toCniError } from '../runtime/to-cni-error.js';
 
 /** A KubeVirt VM's launcher pod, as design/calico-callers.md#kubevirt detects it. */
 export interface VmiInfo {
@@ -63,4 +64,14 @@ export async function detectVmi(kubeReader: () => KubeReader | undefined, worklo
   const migration = pod.labels[MIGRATION_LABEL];
   if (migration !== undefined && migration !== '') info.migrationJobUid = migration;
   return { kind: 'vmi', vmi: info };
+}
+
+/** `detectVmi` as ADD and DEL report its failure: under Calico's prefix, with the error's own code. */
+export async function detectVmiOfCall(kubeReader: () => KubeReader | undefined, workload: Workload): Promise<VmiDetection> {
+  try {
+    return await detectVmi(kubeReader, workload);
+  } catch (err) {
+    const cni = toCniError(err);
+    throw new CniError(cni.code, `failed to get VMI info: ${cni.message}`, '', { cause: err });
+  }
 }

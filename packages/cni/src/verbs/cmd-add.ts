@@ -2,8 +2,8 @@ import { partialAutoAssignResult, type IPAMAssignments, type IpamClient, type Re
 import { bitsOf, ipVersionOfAddress, WINDOWS_RESERVED_HANDLE, type Namespace } from '@ipamkit/models';
 import type { CniArgs } from '../config/cni-args.js';
 import type { Workload } from '../config/workload.js';
-import { AllocationError, CniError } from '../errors.js';
-import { detectVmi } from '../kubevirt/detect-vmi.js';
+import { AllocationError } from '../errors.js';
+import { detectVmiOfCall } from '../kubevirt/detect-vmi.js';
 import { reuseVmAddresses } from '../kubevirt/kubevirt-add.js';
 import { kubevirtAttributes, kubevirtPlan, rejectMigrationWithoutPersistence, type KubevirtPlan } from '../kubevirt/kubevirt-plan.js';
 import { allocationRequest, type AnnotationSources } from '../request/allocation-request.js';
@@ -11,7 +11,6 @@ import { resolvePools } from '../request/resolve-pools.js';
 import { renderResult } from '../result/cni-result.js';
 import { ALLOCATION_DEADLINE_MS, SHORT_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
 import type { Invocation } from '../runtime/invocation.js';
-import { toCniError } from '../runtime/to-cni-error.js';
 import { allocationAttributes } from './allocation-attributes.js';
 import { lookupPodContext } from './pod-context.js';
 import { resultOf } from './result-of.js';
@@ -117,13 +116,7 @@ async function assignAuto(
 
 /** KubeVirt detection (design/calico-callers.md#kubevirt); its errors keep their code under Calico's prefix. */
 async function kubevirt(inv: Invocation, workload: Workload): Promise<KubevirtPlan | undefined> {
-  let detection;
-  try {
-    detection = await detectVmi(() => inv.kubeReader(), workload);
-  } catch (err) {
-    const cni = toCniError(err);
-    throw new CniError(cni.code, `failed to get VMI info: ${cni.message}`, '', { cause: err });
-  }
+  const detection = await detectVmiOfCall(() => inv.kubeReader(), workload);
   if (detection.kind === 'podGone') throw new AllocationError('failed to get VMI info: pod not found');
   if (detection.kind === 'none') return undefined;
   const plan = await kubevirtPlan(await inv.store(), inv.conf.name, workload, detection.vmi);

@@ -1,10 +1,8 @@
 import { NotFoundError } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
-import { CniError } from '../errors.js';
-import { detectVmi } from '../kubevirt/detect-vmi.js';
+import { detectVmiOfCall } from '../kubevirt/detect-vmi.js';
 import { kubevirtDel } from '../kubevirt/kubevirt-del.js';
 import { kubevirtPlan } from '../kubevirt/kubevirt-plan.js';
-import { toCniError } from '../runtime/to-cni-error.js';
 import { ALLOCATION_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
 import type { Invocation } from '../runtime/invocation.js';
 
@@ -14,13 +12,7 @@ import type { Invocation } from '../runtime/invocation.js';
  * datastore) fails so that the runtime retries.
  */
 export async function cmdDel(inv: Invocation, workload: Workload): Promise<string> {
-  let detection;
-  try {
-    detection = await detectVmi(() => inv.kubeReader(), workload);
-  } catch (err) {
-    const cni = toCniError(err);
-    throw new CniError(cni.code, `failed to get VMI info: ${cni.message}`, '', { cause: err });
-  }
+  const detection = await detectVmiOfCall(() => inv.kubeReader(), workload);
   // A vanished launcher pod: Calico returns success without releasing (the GC reclaims, design/calico-callers.md#del).
   if (detection.kind === 'podGone') {
     inv.log.info(`pod ${workload.namespace}/${workload.pod} no longer exists: nothing released`);
