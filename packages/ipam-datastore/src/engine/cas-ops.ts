@@ -62,10 +62,7 @@ export function createRow(engine: CasEngine, kind: KindName, value: Record<strin
   const existing = engine.getRow(kind, key);
   if (existing !== undefined && !isRowSoftDeleted(kind, existing)) throw new AlreadyExistsError(identifier(kind, key));
   const row = { key, revision: engine.bumpRevision(), value };
-  engine.putRow(kind, row, owned);
-  if (!isSoftDeleted(kind, value)) {
-    engine.appendChange({ revision: row.revision, kind, key, type: 'added', value, valueRevision: row.revision });
-  }
+  engine.putRow(kind, row, owned, isSoftDeleted(kind, value) ? undefined : 'added');
   return row;
 }
 
@@ -79,12 +76,9 @@ export function updateRow(engine: CasEngine, kind: KindName, value: Record<strin
   const existing = getLive(engine, kind, key);
   if (existing.revision !== expected) throw new ConflictError(identifier(kind, key));
   const row = { key, revision: engine.bumpRevision(), value };
-  engine.putRow(kind, row, owned);
-  engine.appendChange(
-    isSoftDeleted(kind, value)
-      ? { revision: row.revision, kind, key, type: 'deleted', value: existing.value, valueRevision: existing.revision }
-      : { revision: row.revision, kind, key, type: 'modified', value, valueRevision: row.revision },
-  );
+  const softDelete = isSoftDeleted(kind, value);
+  engine.putRow(kind, row, owned, softDelete ? undefined : 'modified');
+  if (softDelete) engine.appendChange({ revision: row.revision, kind, key, type: 'deleted', value: existing.value, valueRevision: existing.revision });
   return row;
 }
 

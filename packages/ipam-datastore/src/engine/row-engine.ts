@@ -89,9 +89,12 @@ export interface RowEngine {
   stampRows(kind: KindName, filter: StampFilter): RowStamp;
   /**
    * Stores `row`. `owned`: the engine holds the only reference to `row.value` (a transaction's
-   * buffered write), so an engine may keep it without copying.
+   * buffered write), so an engine may keep it without copying. `logAs`: the write's change-log
+   * entry is this row itself (`added` or `modified`, `value` at `row.revision`), appended here
+   * instead of by `appendChange`, so an engine may store the value once for both (SQLite:
+   * design/ipam-datastore.md, "Values stored once").
    */
-  putRow(kind: KindName, row: StoredRow, owned?: boolean): void;
+  putRow(kind: KindName, row: StoredRow, owned?: boolean, logAs?: 'added' | 'modified'): void;
   /**
    * Optional: a private copy of `value` for a later `putRow(…, owned)`, made the way this engine
    * can keep it without another walk (SQLite: the decode cache's exact copy). Absent: `copyValue`.
@@ -100,11 +103,6 @@ export interface RowEngine {
   removeRow(kind: KindName, key: string): void;
   /** Advances the global revision and returns the new value (inside a write). */
   bumpRevision(): bigint;
-  /**
-   * Optional: the next `count` `bumpRevision` calls of this write will follow; an engine may take
-   * them from its counter at once (SQLite: one statement instead of `count`).
-   */
-  reserveRevisions?(count: number): void;
   currentRevision(): bigint;
   appendChange(change: ChangeRecord): void;
   /** Changes of `kind` with revision > `after`, oldest first, at most `limit`. */

@@ -37,8 +37,8 @@ export class TxRowMemo {
       if (known === undefined) return this.engine.getRow(kind, key);
       return known === null ? undefined : knownRow(this.engine, kind, key, known);
     },
-    putRow: (kind, row, owned) => {
-      this.engine.putRow(kind, row, owned);
+    putRow: (kind, row, owned, logAs) => {
+      this.engine.putRow(kind, row, owned, logAs);
       this.known.set(idOf(kind, row.key), { revision: row.revision, softDeleted: isSoftDeleted(kind, row.value) });
     },
     removeRow: (kind, key) => {
