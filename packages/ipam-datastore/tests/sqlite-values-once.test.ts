@@ -62,6 +62,26 @@ describe('SQLite values stored once', () => {
     expect(events.map((e) => (e.type === 'deleted' ? e.previous : e.object))).toEqual([created, updated]);
   });
 
+  it("logs a delete's and a soft delete's last value by copying the stored text", async () => {
+    const path = dbPath();
+    const ds = open(path);
+    const handle = await ds.handles.create(sampleHandle('h1'));
+    await ds.handles.delete(handle);
+    const block = await ds.blocks.create(sampleBlock('10.0.0.0/30'));
+    const softDeleted = await ds.blocks.update({ ...block, deleted: true });
+
+    const db = raw(path);
+    const deletedEntry = (revision: bigint): unknown => db.prepare("SELECT value, value_revision FROM changes WHERE revision = ? AND type = 'deleted'").get(revision);
+    expect(deletedEntry(BigInt(handle.revision) + 1n)).toEqual({ value: logged(db, BigInt(handle.revision))?.value, value_revision: BigInt(handle.revision) });
+    expect(deletedEntry(BigInt(softDeleted.revision))).toEqual({ value: logged(db, BigInt(block.revision))?.value, value_revision: BigInt(block.revision) });
+    // The soft-deleted row keeps its own (new) value inline: no entry carries it.
+    expect(stored(db, 'blocks', '10.0.0.0/30')?.value).toContain('"deleted":true');
+    const handleEvents = await collectEvents(ds.handles.watch({ fromRevision: '0' }), 2, 20_000);
+    expect(handleEvents.map((e) => (e.type === 'deleted' ? e.previous : e.object))).toEqual([handle, handle]);
+    const blockEvents = await collectEvents(ds.blocks.watch({ fromRevision: '0' }), 2, 20_000);
+    expect(blockEvents.map((e) => `${e.type}:${e.type === 'deleted' ? e.previous.revision : e.object.revision}`)).toEqual([`added:${block.revision}`, `deleted:${block.revision}`]);
+  });
+
   it('gives a soft-deleted create a revision of its own that no watch reports', async () => {
     const path = dbPath();
     const ds = open(path);

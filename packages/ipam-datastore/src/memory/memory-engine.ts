@@ -149,21 +149,23 @@ export class MemoryEngine implements RowEngine {
     return keys;
   }
 
-  putRow(kind: KindName, row: StoredRow, _owned?: boolean, logAs?: 'added' | 'modified'): void {
+  putRow(kind: KindName, row: StoredRow, _owned?: boolean, log?: ChangeRecord['type']): void {
     const t = this.table(kind);
     const before = t.get(row.key);
+    if (log === 'deleted' && before !== undefined) this.logRemoval(kind, before, row.revision);
     if (before === undefined) this.sortedKeys.delete(kind);
     this.record(() => (before === undefined ? t.delete(row.key) : t.set(row.key, before)));
     const stored = copy(row);
     t.set(row.key, stored);
     // The change-log entry shares the stored copy: neither is ever changed, both are copied on the way out.
-    if (logAs !== undefined) this.logChange({ revision: row.revision, kind, key: row.key, type: logAs, value: stored.value, valueRevision: row.revision });
+    if (log === 'added' || log === 'modified') this.logChange({ revision: row.revision, kind, key: row.key, type: log, value: stored.value, valueRevision: row.revision });
   }
 
-  removeRow(kind: KindName, key: string): void {
+  removeRow(kind: KindName, key: string, revision: bigint): void {
     const t = this.table(kind);
     const before = t.get(key);
     if (before === undefined) return;
+    this.logRemoval(kind, before, revision);
     this.sortedKeys.delete(kind);
     this.record(() => t.set(key, before));
     t.delete(key);
@@ -180,8 +182,9 @@ export class MemoryEngine implements RowEngine {
     return this.revision;
   }
 
-  appendChange(change: ChangeRecord): void {
-    this.logChange({ ...change, value: copyValue(change.value) });
+  /** A `deleted` entry for `before`, sharing its stored value (never changed, copied on the way out). */
+  private logRemoval(kind: KindName, before: StoredRow, revision: bigint): void {
+    this.logChange({ revision, kind, key: before.key, type: 'deleted', value: before.value, valueRevision: before.revision });
   }
 
   private logChange(change: ChangeRecord): void {

@@ -119,7 +119,8 @@ interface ChangeRow {
  * JSON object) keeps it in the change-log entry of its own revision, the write's `added` or
  * `modified` entry (design/ipam-datastore.md, "Values stored once").
  */
-const ROW_COLUMNS = "key, revision, deleted, CASE value WHEN '' THEN (SELECT c.value FROM changes c WHERE c.revision = t.revision) ELSE value END AS value";
+const ROW_VALUE = "CASE t.value WHEN '' THEN (SELECT c.value FROM changes c WHERE c.revision = t.revision) ELSE t.value END";
+const ROW_COLUMNS = `key, revision, deleted, ${ROW_VALUE} AS value`;
 
 /** One kind's statements: by key, prepared on first use; by filter shape, prepared per shape. */
 class KindStatements {
@@ -129,6 +130,7 @@ class KindStatements {
   private readonly putSql: string;
   private readonly removeSql: string;
   private readonly inlineSql: string;
+  private readonly logRemovalSql: string;
 
   constructor(
     private readonly statements: PreparedStatements,
@@ -142,11 +144,17 @@ class KindStatements {
     this.removeSql = `DELETE FROM ${table} WHERE key = ?`;
     // Before the log entries up to a revision are pruned, the rows that still keep their value in
     // one of them take it back.
+    // A delete's entry copies the row's last value as stored, without decoding it.
+    this.logRemovalSql = `INSERT INTO changes (revision, kind, key, type, value, value_revision) SELECT ?, '${kind}', key, 'deleted', ${ROW_VALUE}, revision FROM ${table} t WHERE key = ?`;
     this.inlineSql = `UPDATE ${table} SET value = c.value FROM changes c WHERE c.kind = '${kind}' AND c.revision <= ? AND ${table}.key = c.key AND ${table}.revision = c.revision AND ${table}.value = ''`;
   }
 
   get inline(): Database.Statement<[bigint]> {
     return this.statements.get(this.inlineSql);
+  }
+
+  get logRemoval(): Database.Statement<[bigint, string]> {
+    return this.statements.get(this.logRemovalSql);
   }
 
   get get(): Database.Statement<[string], ObjectRow> {
@@ -402,7 +410,9 @@ export class SqliteEngine implements RowEngine {
     return stmt;
   }
 
-  putRow(kind: KindName, row: StoredRow, owned = false, logAs?: 'added' | 'modified'): void {
+  putRow(kind: KindName, row: StoredRow, owned = false, log?: ChangeRecord['type']): void {
+    const logAs = log === 'added' || log === 'modified' ? log : undefined;
+    if (log === 'deleted') this.logRemoval(kind, row.key, row.revision);
     const index = KINDS[kind].indexOf(row.value);
     // One walk per write: the walk that accepts the value for the decode cache also proves the
     // native writer renders it exactly (design/ipam-datastore.md, "Allocation cost").
@@ -433,7 +443,8 @@ export class SqliteEngine implements RowEngine {
     return copy;
   }
 
-  removeRow(kind: KindName, key: string): void {
+  removeRow(kind: KindName, key: string, revision: bigint): void {
+    this.logRemoval(kind, key, revision);
     this.kind(kind).remove.run(key);
     this.stamps.wrote(kind);
   }
@@ -454,12 +465,19 @@ export class SqliteEngine implements RowEngine {
     return this.current.get()?.value ?? 0n;
   }
 
-  appendChange(c: ChangeRecord): void {
-    this.logChange(c.revision, c.kind, c.key, c.type, encodeValue(c.value), c.valueRevision);
+  /** Logs a `deleted` entry at `revision` carrying the row's current value (a delete, a soft delete). */
+  private logRemoval(kind: KindName, key: string, revision: bigint): void {
+    this.kind(kind).logRemoval.run(revision, key);
+    this.logged(revision);
   }
 
   private logChange(revision: bigint, kind: KindName, key: string, type: ChangeRecord['type'], text: string, valueRevision: bigint): void {
     this.insertChange.run(revision, kind, key, type, text, valueRevision);
+    this.logged(revision);
+  }
+
+  /** Records an entry logged at `revision`, and compacts when it crosses a boundary. */
+  private logged(revision: bigint): void {
     if (this.revisions !== undefined && revision > this.revisions.logged) this.revisions.logged = revision;
     // At least the entry just written stays: it holds the global revision.
     const retention = BigInt(Math.max(1, this.options.changeLogRetention));
