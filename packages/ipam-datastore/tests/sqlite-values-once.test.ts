@@ -79,7 +79,10 @@ describe('SQLite values stored once', () => {
     const handleEvents = await collectEvents(ds.handles.watch({ fromRevision: '0' }), 2, 20_000);
     expect(handleEvents.map((e) => (e.type === 'deleted' ? e.previous : e.object))).toEqual([handle, handle]);
     const blockEvents = await collectEvents(ds.blocks.watch({ fromRevision: '0' }), 2, 20_000);
-    expect(blockEvents.map((e) => `${e.type}:${e.type === 'deleted' ? e.previous.revision : e.object.revision}`)).toEqual([`added:${block.revision}`, `deleted:${block.revision}`]);
+    expect(blockEvents.map((e) => [e.type, e.type === 'deleted' ? e.previous?.revision : e.object.revision])).toEqual([
+      ['added', block.revision],
+      ['deleted', block.revision],
+    ]);
   });
 
   it('gives a soft-deleted create a revision of its own that no watch reports', async () => {
