@@ -195,9 +195,10 @@ describe('the built ipamkit bin: papercuts', () => {
     it('runs PRAGMA quick_check on SQLite and reports a corrupted page as an integrity finding', () => {
       const corrupt = join(dir, 'corrupt.db');
       copyFileSync(clean, corrupt);
-      // Page 12 is the root of the change log, which check does not read: only quick_check sees it.
+      // Page 13 is the root of the meta table (the compacted revision), which only watches read
+      // (check reads the change log itself, where rows keep their values): only quick_check sees it.
       const fd = openSync(corrupt, 'r+');
-      writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, 11 * 4096);
+      writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, 12 * 4096);
       closeSync(fd);
       const run = ipamkit([...sqlite(corrupt), 'ipam', 'check']);
       expect(run.status).toBe(1);

@@ -25,7 +25,9 @@ runDatastoreContract('sqlite', () => {
       const db = new Database(path);
       try {
         db.transaction(() => {
-          const rev = (db.prepare('UPDATE revision_counter SET value = value + 1 RETURNING value').get() as { value: number }).value;
+          // The global revision is the change log's highest: the planted row's revision is logged, unseen by watches.
+          const rev = (db.prepare('SELECT coalesce(max(revision), 0) + 1 AS value FROM changes').get() as { value: number }).value;
+          db.prepare("INSERT INTO changes (revision, kind, key, type, value, value_revision) VALUES (?, '', '', 'hidden', '', 0)").run(rev);
           db.prepare(`INSERT OR REPLACE INTO ${TABLES[k]} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
             KINDS[k].keyOf(v),
             rev,

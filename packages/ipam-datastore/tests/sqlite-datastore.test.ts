@@ -47,8 +47,8 @@ describe('createSqliteDatastore', () => {
     open(path);
     const db = raw(path);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(appliedVersions(db)).toEqual([1, 2]);
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(appliedVersions(db)).toEqual([1, 2, 3]);
+    expect(SCHEMA_VERSION).toBe(3);
   });
 
   it('migrates a version-1 file forward and keeps its rows', async () => {
@@ -62,7 +62,7 @@ describe('createSqliteDatastore', () => {
       JSON.stringify(sampleAffinity('node-a', '10.0.0.0/30')),
     );
     const ds = open(path);
-    expect(appliedVersions(db)).toEqual([1, 2]);
+    expect(appliedVersions(db)).toEqual([1, 2, 3]);
     const listed = await ds.affinities.list({ host: 'node-a' });
     expect(listed).toEqual([{ ...sampleAffinity('node-a', '10.0.0.0/30'), revision: '7' }]);
     expect((await ds.blocks.create(sampleBlock('10.0.0.0/30'))).revision).toBe('8');

@@ -122,11 +122,24 @@ const roundTripValue = fc.letrec((tie) => ({
   ),
 })).value;
 
+// Owner maps and attributes shaped as the core writes them, and near misses (attributesCopy).
+const ownerMap = fc.dictionary(fc.constantFrom('__proto__', '0', '10', 'pod', 'toJSON'), fc.oneof(fc.string(), fc.string(), roundTripValue), { maxKeys: 3 });
+const attributeLike = fc.record(
+  {
+    handleId: fc.oneof(fc.string(), fc.string(), roundTripValue),
+    activeOwnerAttrs: fc.oneof(ownerMap, ownerMap, roundTripValue),
+    alternateOwnerAttrs: ownerMap,
+    releasedAt: fc.oneof(fc.string(), fc.constant(undefined)),
+    other: fc.string(),
+  },
+  { requiredKeys: [] },
+);
+
 const blockLike = fc.record({
   cidr: fc.constant('10.0.0.0/30'),
   allocations: fc.array(fc.option(fc.nat(3)), { maxLength: 4 }),
   unallocated: fc.array(fc.nat(3), { maxLength: 4 }),
-  attributes: fc.array(roundTripValue, { maxLength: 2 }),
+  attributes: fc.oneof(fc.array(roundTripValue, { maxLength: 2 }), fc.array(attributeLike, { maxLength: 3 })),
   sequenceNumber: fc.oneof(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.integer()),
   sequenceNumberForAllocation: fc.dictionary(fc.constantFrom('0', '1', '2', '__proto__'), fc.oneof(fc.bigInt({ min: 0n, max: 1n << 64n }), fc.nat())),
   deleted: fc.boolean(),
@@ -148,6 +161,26 @@ describe('decodedCopy', () => {
         if (copy === undefined) return;
         answered++;
         expect(shape(copy)).toStrictEqual(shape(decodeValue(kind, encodeValue(value as Record<string, unknown>))));
+      }),
+      { numRuns: 1500 },
+    );
+    expect(answered).toBeGreaterThan(100);
+  });
+
+  it('copies attributes shaped as the core writes them as decoding would, and declines near misses', () => {
+    const block = fc.record({
+      cidr: fc.constant('10.0.0.0/30'),
+      attributes: fc.array(attributeLike, { minLength: 1, maxLength: 3 }),
+      sequenceNumber: fc.bigInt({ min: 0n, max: 1n << 64n }),
+      sequenceNumberForAllocation: fc.constant({ '0': 1n }),
+    });
+    let answered = 0;
+    fc.assert(
+      fc.property(block, (value) => {
+        const copy = decodedCopy('block', value);
+        if (copy === undefined) return;
+        answered++;
+        expect(shape(copy)).toStrictEqual(shape(decodeValue('block', encodeValue(value))));
       }),
       { numRuns: 1500 },
     );

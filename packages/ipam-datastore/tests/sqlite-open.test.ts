@@ -100,7 +100,7 @@ describe('opening a SQLite datastore', () => {
     cleanups.push(() => {
       check.close();
     });
-    expect(appliedVersions(check)).toEqual([1, 2]);
+    expect(appliedVersions(check)).toEqual([1, 2, 3]);
   });
 
   describe('read-only', () => {
@@ -133,7 +133,7 @@ describe('opening a SQLite datastore', () => {
       const old = join(tmpDir(), 'old.db');
       const db = new Database(old);
       migrate(db, 1);
-      expect(() => open({ path: old, readonly: true })).toThrow(/has schema version 1, older than this build's 2: open it read-write once/);
+      expect(() => open({ path: old, readonly: true })).toThrow(/has schema version 1, older than this build's 3: open it read-write once/);
       expect(appliedVersions(db)).toEqual([1]);
       db.close();
     });
@@ -146,7 +146,7 @@ describe('opening a SQLite datastore', () => {
       expect((await ds.handles.get('h1')).block).toEqual({ '10.0.0.0/26': 1 });
       const { items, revision } = await ds.handles.listWithRevision();
       expect(items.map((h) => h.handleId)).toEqual(['h1']);
-      // The holder's uncommitted +1000 on the revision counter is invisible.
+      // The holder's uncommitted entry 1,000 revisions on is invisible.
       expect(Number(revision)).toBeLessThan(1000);
     });
 

@@ -44,7 +44,6 @@ function countingEngine(): { engine: RowEngine; gets: () => number } {
     },
     bumpRevision: () => ++revision,
     currentRevision: () => revision,
-    appendChange: () => undefined,
     changesSince: unused,
     compactedRevision: unused,
     translateError: (err) => err,
@@ -68,7 +67,7 @@ describe('TxRowMemo', () => {
 
     memo.applying.putRow('handle', { key: 'absent', revision: 6n, value: { handleId: 'absent', block: {}, deleted: true } }, true);
     expect(memo.applying.getRow('handle', 'absent')).toMatchObject({ revision: 6n, softDeleted: true });
-    memo.applying.removeRow('handle', 'h1');
+    memo.applying.removeRow('handle', 'h1', 7n);
     expect(memo.applying.getRow('handle', 'h1')).toBeUndefined();
     expect(gets()).toBe(2);
 

@@ -2,6 +2,9 @@ import type { AllocationAttribute, AllocationBlock } from '@ipamkit/models';
 
 // Internal helpers shared by the block operations. Every public operation clones first and then
 // mutates only its private copy, so a block read from the datastore is never changed in place.
+// Attribute objects are never changed in place either (an operation appends a new one or replaces
+// the array), so a clone shares them (design/ipam-core.md, "Allocation cost: the fifth round
+// (2026-12-02)").
 
 /** Cuts a handle at the first `\r` (repairs data from the old host-local migration bug). */
 export function sanitizeHandle(handleId: string | undefined): string | undefined {
@@ -10,22 +13,13 @@ export function sanitizeHandle(handleId: string | undefined): string | undefined
   return cut < 0 ? handleId : handleId.slice(0, cut);
 }
 
-function cloneAttribute(attribute: AllocationAttribute): AllocationAttribute {
-  const copy: AllocationAttribute = {};
-  if (attribute.handleId !== undefined) copy.handleId = attribute.handleId;
-  if (attribute.activeOwnerAttrs !== undefined) copy.activeOwnerAttrs = { ...attribute.activeOwnerAttrs };
-  if (attribute.alternateOwnerAttrs !== undefined) copy.alternateOwnerAttrs = { ...attribute.alternateOwnerAttrs };
-  if (attribute.releasedAt !== undefined) copy.releasedAt = attribute.releasedAt;
-  return copy;
-}
-
-/** A deep copy that shares nothing mutable with `block`. */
+/** A copy whose arrays and maps are its own; it shares only the attribute objects, which no operation changes. */
 export function cloneBlock(block: AllocationBlock): AllocationBlock {
   const copy: AllocationBlock = {
     cidr: block.cidr,
     allocations: [...block.allocations],
     unallocated: [...block.unallocated],
-    attributes: block.attributes.map(cloneAttribute),
+    attributes: [...block.attributes],
     sequenceNumber: block.sequenceNumber,
     sequenceNumberForAllocation: { ...block.sequenceNumberForAllocation },
     deleted: block.deleted,

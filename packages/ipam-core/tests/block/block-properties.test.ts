@@ -125,6 +125,12 @@ describe('block operations (properties)', () => {
         for (const { op: o, advanceMs } of s.ops) {
           now = new Date(now.getTime() + advanceMs);
           const before = snapshot(block);
+          // Clones share attribute objects: an operation that changed one in place would throw here.
+          for (const a of block.attributes) {
+            if (a.activeOwnerAttrs !== undefined) Object.freeze(a.activeOwnerAttrs);
+            if (a.alternateOwnerAttrs !== undefined) Object.freeze(a.alternateOwnerAttrs);
+            Object.freeze(a);
+          }
           const next = step(block, o, { now, cooldownSeconds: s.cooldownSeconds, reservations });
           expect(block).toEqual(before);
           expect(blockViolations(next)).toEqual([]);

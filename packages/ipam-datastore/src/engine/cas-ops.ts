@@ -7,7 +7,7 @@ import { withoutStack } from '../without-stack.js';
 // function runs inside an engine write (or read) and throws the models' errors.
 
 /** What the CAS writes use of an engine (a transaction applies them through its TxRowMemo). */
-export type CasEngine = Pick<RowEngine, 'getRow' | 'putRow' | 'removeRow' | 'bumpRevision' | 'appendChange'>;
+export type CasEngine = Pick<RowEngine, 'getRow' | 'putRow' | 'removeRow' | 'bumpRevision'>;
 
 /** What the readers use of an engine. */
 export type ReadEngine = Pick<RowEngine, 'getRow' | 'listRows'>;
@@ -62,10 +62,7 @@ export function createRow(engine: CasEngine, kind: KindName, value: Record<strin
   const existing = engine.getRow(kind, key);
   if (existing !== undefined && !isRowSoftDeleted(kind, existing)) throw new AlreadyExistsError(identifier(kind, key));
   const row = { key, revision: engine.bumpRevision(), value };
-  engine.putRow(kind, row, owned);
-  if (!isSoftDeleted(kind, value)) {
-    engine.appendChange({ revision: row.revision, kind, key, type: 'added', value, valueRevision: row.revision });
-  }
+  engine.putRow(kind, row, owned, isSoftDeleted(kind, value) ? undefined : 'added');
   return row;
 }
 
@@ -79,12 +76,8 @@ export function updateRow(engine: CasEngine, kind: KindName, value: Record<strin
   const existing = getLive(engine, kind, key);
   if (existing.revision !== expected) throw new ConflictError(identifier(kind, key));
   const row = { key, revision: engine.bumpRevision(), value };
-  engine.putRow(kind, row, owned);
-  engine.appendChange(
-    isSoftDeleted(kind, value)
-      ? { revision: row.revision, kind, key, type: 'deleted', value: existing.value, valueRevision: existing.revision }
-      : { revision: row.revision, kind, key, type: 'modified', value, valueRevision: row.revision },
-  );
+  // A soft delete's entry carries the row's last live value.
+  engine.putRow(kind, row, owned, isSoftDeleted(kind, value) ? 'deleted' : 'modified');
   return row;
 }
 
@@ -93,9 +86,6 @@ export function deleteRow(engine: CasEngine, kind: KindName, key: string, revisi
   const expected = revision === undefined ? undefined : parseRevision(kind, key, revision);
   const existing = getLive(engine, kind, key);
   if (expected !== undefined && existing.revision !== expected) throw new ConflictError(identifier(kind, key));
-  // Taken before the row goes: a transaction's known row reads its value only when asked (TxRowMemo).
-  const last = existing.value;
-  engine.removeRow(kind, key);
-  const at = engine.bumpRevision();
-  engine.appendChange({ revision: at, kind, key, type: 'deleted', value: last, valueRevision: existing.revision });
+  // The engine logs the row's last value itself (SQLite copies the stored text without decoding it).
+  engine.removeRow(kind, key, engine.bumpRevision());
 }

@@ -90,8 +90,6 @@ export function engineTransact<R>(runner: EngineRunner, body: (tx: DatastoreTx) 
       const result = await body(tx);
       open = false;
       runner.guard(() => {
-        // Each write takes exactly one revision.
-        runner.engine.reserveRevisions?.(writes.length);
         for (const w of writes) apply(memo.applying, w);
       });
       runner.guard(() => runner.engine.commit());

@@ -88,25 +88,24 @@ export interface RowEngine {
    */
   stampRows(kind: KindName, filter: StampFilter): RowStamp;
   /**
-   * Stores `row`. `owned`: the engine holds the only reference to `row.value` (a transaction's
+   * Stores `row` and logs the write's change-log entry at `row.revision`: `added` or `modified`
+   * carry `row.value`, `deleted` (a soft delete) the value the row held before; none for a
+   * soft-deleted create. The engine writes the entry itself, so it may store a value once for both
+   * and copy a previous value without decoding it (SQLite: design/ipam-datastore.md, "Values
+   * stored once"). `owned`: the engine holds the only reference to `row.value` (a transaction's
    * buffered write), so an engine may keep it without copying.
    */
-  putRow(kind: KindName, row: StoredRow, owned?: boolean): void;
+  putRow(kind: KindName, row: StoredRow, owned?: boolean, log?: ChangeRecord['type']): void;
   /**
    * Optional: a private copy of `value` for a later `putRow(…, owned)`, made the way this engine
    * can keep it without another walk (SQLite: the decode cache's exact copy). Absent: `copyValue`.
    */
   ownedCopy?(kind: KindName, value: Record<string, unknown>): Record<string, unknown>;
-  removeRow(kind: KindName, key: string): void;
+  /** Deletes the row under `key` (present) and logs a `deleted` entry at `revision` with its last value. */
+  removeRow(kind: KindName, key: string, revision: bigint): void;
   /** Advances the global revision and returns the new value (inside a write). */
   bumpRevision(): bigint;
-  /**
-   * Optional: the next `count` `bumpRevision` calls of this write will follow; an engine may take
-   * them from its counter at once (SQLite: one statement instead of `count`).
-   */
-  reserveRevisions?(count: number): void;
   currentRevision(): bigint;
-  appendChange(change: ChangeRecord): void;
   /** Changes of `kind` with revision > `after`, oldest first, at most `limit`. */
   changesSince(kind: KindName, after: bigint, limit: number): ChangeRecord[];
   /** Changes at or below this revision are no longer kept: a watch from before it has expired. */

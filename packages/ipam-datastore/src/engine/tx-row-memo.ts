@@ -11,8 +11,7 @@ type Known = { readonly revision: bigint; readonly softDeleted: boolean } | null
  * from its first read to its commit, so a row it read can only change by its own writes, which
  * pass through here too. The CAS check of a buffered write of a row the body read (a block it
  * updates, a handle it found absent) therefore needs no second read of that row: `applying`
- * answers it from what is known and reads only a row it never saw, or the value of a row whose
- * old value a change-log entry needs (a delete).
+ * answers it from what is known and reads only a row it never saw.
  */
 export class TxRowMemo {
   private readonly known = new Map<string, Known>();
@@ -37,18 +36,15 @@ export class TxRowMemo {
       if (known === undefined) return this.engine.getRow(kind, key);
       return known === null ? undefined : knownRow(this.engine, kind, key, known);
     },
-    putRow: (kind, row, owned) => {
-      this.engine.putRow(kind, row, owned);
+    putRow: (kind, row, owned, log) => {
+      this.engine.putRow(kind, row, owned, log);
       this.known.set(idOf(kind, row.key), { revision: row.revision, softDeleted: isSoftDeleted(kind, row.value) });
     },
-    removeRow: (kind, key) => {
-      this.engine.removeRow(kind, key);
+    removeRow: (kind, key, revision) => {
+      this.engine.removeRow(kind, key, revision);
       this.known.set(idOf(kind, key), null);
     },
     bumpRevision: () => this.engine.bumpRevision(),
-    appendChange: (change) => {
-      this.engine.appendChange(change);
-    },
   };
 }
 

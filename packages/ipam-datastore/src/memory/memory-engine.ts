@@ -54,8 +54,6 @@ export class MemoryEngine implements RowEngine {
   private readonly listeners = new Set<() => void>();
   /** Each kind's keys in order, built on the first paged read and dropped when a key comes or goes. */
   private readonly sortedKeys = new Map<KindName, string[]>();
-  /** The value `putRow` just stored, so that the change-log entry written next shares the copy. */
-  private lastPut: { readonly source: Record<string, unknown>; readonly stored: Record<string, unknown> } | undefined;
 
   constructor(private readonly options: MemoryEngineOptions) {}
 
@@ -83,7 +81,6 @@ export class MemoryEngine implements RowEngine {
   }
 
   commit(): void {
-    this.lastPut = undefined;
     const changed = this.undo !== undefined && this.undo.length > 0;
     this.undo = undefined;
     this.compact();
@@ -91,7 +88,6 @@ export class MemoryEngine implements RowEngine {
   }
 
   rollback(): void {
-    this.lastPut = undefined;
     const steps = this.undo ?? [];
     this.undo = undefined;
     for (const step of steps.reverse()) step();
@@ -153,20 +149,23 @@ export class MemoryEngine implements RowEngine {
     return keys;
   }
 
-  putRow(kind: KindName, row: StoredRow): void {
+  putRow(kind: KindName, row: StoredRow, _owned?: boolean, log?: ChangeRecord['type']): void {
     const t = this.table(kind);
     const before = t.get(row.key);
+    if (log === 'deleted' && before !== undefined) this.logRemoval(kind, before, row.revision);
     if (before === undefined) this.sortedKeys.delete(kind);
     this.record(() => (before === undefined ? t.delete(row.key) : t.set(row.key, before)));
     const stored = copy(row);
-    this.lastPut = { source: row.value, stored: stored.value };
     t.set(row.key, stored);
+    // The change-log entry shares the stored copy: neither is ever changed, both are copied on the way out.
+    if (log === 'added' || log === 'modified') this.logChange({ revision: row.revision, kind, key: row.key, type: log, value: stored.value, valueRevision: row.revision });
   }
 
-  removeRow(kind: KindName, key: string): void {
+  removeRow(kind: KindName, key: string, revision: bigint): void {
     const t = this.table(kind);
     const before = t.get(key);
     if (before === undefined) return;
+    this.logRemoval(kind, before, revision);
     this.sortedKeys.delete(kind);
     this.record(() => t.set(key, before));
     t.delete(key);
@@ -183,11 +182,14 @@ export class MemoryEngine implements RowEngine {
     return this.revision;
   }
 
-  appendChange(change: ChangeRecord): void {
+  /** A `deleted` entry for `before`, sharing its stored value (never changed, copied on the way out). */
+  private logRemoval(kind: KindName, before: StoredRow, revision: bigint): void {
+    this.logChange({ revision, kind, key: before.key, type: 'deleted', value: before.value, valueRevision: before.revision });
+  }
+
+  private logChange(change: ChangeRecord): void {
     this.record(() => this.changes.pop());
-    const value = this.lastPut?.source === change.value ? this.lastPut.stored : copyValue(change.value);
-    this.lastPut = undefined;
-    this.changes.push({ ...change, value });
+    this.changes.push(change);
   }
 
   changesSince(kind: KindName, after: bigint, limit: number): ChangeRecord[] {

@@ -61,6 +61,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX blocks_by_ip_version ON blocks (ip_version);
       CREATE INDEX changes_by_kind ON changes (kind, revision);`,
   },
+  {
+    // From this version a row's `value` may be '', meaning "in the change-log entry of my
+    // revision", and the global revision is the change log's highest (design/ipam-datastore.md,
+    // "Values stored once"): the counter's value is kept by a hidden entry (kind '') when no entry
+    // holds it. Watches read the log by revision (its primary key) without the index by kind, which
+    // every write had to update. The version stops older builds, which would read '' as a value, with
+    // SchemaVersionError.
+    version: 3,
+    sql: `
+      INSERT INTO changes (revision, kind, key, type, value, value_revision)
+        SELECT value, '', '', 'hidden', '', 0 FROM revision_counter WHERE value > (SELECT coalesce(max(revision), 0) FROM changes);
+      DROP TABLE revision_counter;
+      DROP INDEX changes_by_kind;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

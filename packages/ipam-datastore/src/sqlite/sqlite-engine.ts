@@ -114,6 +114,14 @@ interface ChangeRow {
   value_revision: bigint;
 }
 
+/**
+ * The columns a row is read with. A row whose `value` is '' (never a stored value: every value is a
+ * JSON object) keeps it in the change-log entry of its own revision, the write's `added` or
+ * `modified` entry (design/ipam-datastore.md, "Values stored once").
+ */
+const ROW_VALUE = "CASE t.value WHEN '' THEN (SELECT c.value FROM changes c WHERE c.revision = t.revision) ELSE t.value END";
+const ROW_COLUMNS = `key, revision, deleted, ${ROW_VALUE} AS value`;
+
 /** One kind's statements: by key, prepared on first use; by filter shape, prepared per shape. */
 class KindStatements {
   readonly list = new Map<string, Database.Statement<unknown[], ObjectRow>>();
@@ -121,14 +129,32 @@ class KindStatements {
   private readonly getSql: string;
   private readonly putSql: string;
   private readonly removeSql: string;
+  private readonly inlineSql: string;
+  private readonly logRemovalSql: string;
 
   constructor(
     private readonly statements: PreparedStatements,
     table: string,
+    kind: KindName,
   ) {
-    this.getSql = `SELECT key, revision, deleted, value FROM ${table} WHERE key = ?`;
-    this.putSql = `INSERT OR REPLACE INTO ${table} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+    this.getSql = `SELECT ${ROW_COLUMNS} FROM ${table} t WHERE key = ?`;
+    // An upsert leaves `host`, `type` and `ip_version` (functions of the key) and so the kind's
+    // index untouched when the row exists; a replace deleted and re-inserted its index entry.
+    this.putSql = `INSERT INTO ${table} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET revision = excluded.revision, deleted = excluded.deleted, value = excluded.value`;
     this.removeSql = `DELETE FROM ${table} WHERE key = ?`;
+    // Before the log entries up to a revision are pruned, the rows that still keep their value in
+    // one of them take it back.
+    // A delete's entry copies the row's last value as stored, without decoding it.
+    this.logRemovalSql = `INSERT INTO changes (revision, kind, key, type, value, value_revision) SELECT ?, '${kind}', key, 'deleted', ${ROW_VALUE}, revision FROM ${table} t WHERE key = ?`;
+    this.inlineSql = `UPDATE ${table} SET value = c.value FROM changes c WHERE c.kind = '${kind}' AND c.revision <= ? AND ${table}.key = c.key AND ${table}.revision = c.revision AND ${table}.value = ''`;
+  }
+
+  get inline(): Database.Statement<[bigint]> {
+    return this.statements.get(this.inlineSql);
+  }
+
+  get logRemoval(): Database.Statement<[bigint, string]> {
+    return this.statements.get(this.logRemovalSql);
   }
 
   get get(): Database.Statement<[string], ObjectRow> {
@@ -171,10 +197,11 @@ export class SqliteEngine implements RowEngine {
   private readonly sql: PreparedStatements;
   private readonly statements: Map<KindName, KindStatements>;
   private readonly decoded = new DecodedValueCache(DECODE_CACHE_ROWS);
-  /** The value `putRow` just encoded, so that the change-log entry written next reuses the text. */
-  private lastEncoded: { readonly value: Record<string, unknown>; readonly text: string } | undefined;
-  /** Revisions taken from the counter by `reserveRevisions` and not handed out yet (this write only). */
-  private reserved: { next: bigint; last: bigint } | undefined;
+  /**
+   * This write's revisions: the next to hand out (read on the first `bumpRevision`), the last
+   * handed out and the last logged (see `bumpRevision`).
+   */
+  private revisions: { next: bigint; taken: bigint; logged: bigint } | undefined;
   /** Between `beginWrite` and its commit or rollback. */
   private writing = false;
   /** This write transaction's `PRAGMA data_version`, read on its first stamp. */
@@ -195,7 +222,7 @@ export class SqliteEngine implements RowEngine {
   ) {
     this.writerMutex = options.writer?.mutex;
     this.sql = new PreparedStatements(db);
-    this.statements = new Map(KIND_NAMES.map((kind) => [kind, new KindStatements(this.sql, TABLES[kind])]));
+    this.statements = new Map(KIND_NAMES.map((kind) => [kind, new KindStatements(this.sql, TABLES[kind], kind)]));
   }
 
   // The engine's own statements, each prepared on first use (see PreparedStatements).
@@ -215,16 +242,12 @@ export class SqliteEngine implements RowEngine {
     return this.sql.get('ROLLBACK');
   }
 
-  private get bump(): Database.Statement<[], { value: bigint }> {
-    return this.sql.get('UPDATE revision_counter SET value = value + 1 WHERE id = 0 RETURNING value');
+  private get current(): Database.Statement<[], { value: bigint | null }> {
+    return this.sql.get('SELECT max(revision) AS value FROM changes');
   }
 
-  private get current(): Database.Statement<[], { value: bigint }> {
-    return this.sql.get('SELECT value FROM revision_counter WHERE id = 0');
-  }
-
-  private get reserve(): Database.Statement<[bigint], { value: bigint }> {
-    return this.sql.get('UPDATE revision_counter SET value = value + ? WHERE id = 0 RETURNING value');
+  private get insertHidden(): Database.Statement<[bigint]> {
+    return this.sql.get("INSERT INTO changes (revision, kind, key, type, value, value_revision) VALUES (?, '', '', 'hidden', '', 0)");
   }
 
   private get dataVersion(): Database.Statement<[], bigint> {
@@ -298,6 +321,9 @@ export class SqliteEngine implements RowEngine {
   }
 
   commit(): void {
+    const r = this.revisions;
+    // A revision no entry logged (a soft-deleted create) is kept by an entry no watch reads (kind '').
+    if (r !== undefined && r.taken > r.logged) this.insertHidden.run(r.taken);
     this.endWrite();
     try {
       this.commitStatement.run();
@@ -318,8 +344,7 @@ export class SqliteEngine implements RowEngine {
   /** What lives for one write transaction only. */
   private endWrite(): void {
     this.writing = false;
-    this.lastEncoded = undefined;
-    this.reserved = undefined;
+    this.revisions = undefined;
     this.txDataVersion = undefined;
   }
 
@@ -379,19 +404,21 @@ export class SqliteEngine implements RowEngine {
     const cache = this.kind(kind).list;
     let stmt = cache.get(id);
     if (stmt === undefined) {
-      stmt = this.db.prepare<unknown[], ObjectRow>(`SELECT key, revision, deleted, value FROM ${TABLES[kind]} WHERE deleted = 0${tail}`);
+      stmt = this.db.prepare<unknown[], ObjectRow>(`SELECT ${ROW_COLUMNS} FROM ${TABLES[kind]} t WHERE deleted = 0${tail}`);
       cache.set(id, stmt);
     }
     return stmt;
   }
 
-  putRow(kind: KindName, row: StoredRow, owned = false): void {
+  putRow(kind: KindName, row: StoredRow, owned = false, log?: ChangeRecord['type']): void {
+    const logAs = log === 'added' || log === 'modified' ? log : undefined;
+    if (log === 'deleted') this.logRemoval(kind, row.key, row.revision);
     const index = KINDS[kind].indexOf(row.value);
     // One walk per write: the walk that accepts the value for the decode cache also proves the
     // native writer renders it exactly (design/ipam-datastore.md, "Allocation cost").
     const decoded = owned ? (this.exactCopies.has(row.value) ? row.value : decodedAsIs(kind, row.value)) : decodedCopy(kind, row.value);
     const text = (decoded === undefined ? undefined : encodeExact(kind, row.value)) ?? encodeValue(row.value);
-    this.lastEncoded = { value: row.value, text };
+    // A logged write keeps its value once, in its change-log entry (design/ipam-datastore.md, "Values stored once").
     this.kind(kind).put.run(
       row.key,
       row.revision,
@@ -399,8 +426,9 @@ export class SqliteEngine implements RowEngine {
       index.host ?? null,
       index.type ?? null,
       index.ipVersion ?? null,
-      text,
+      logAs === undefined ? text : '',
     );
+    if (logAs !== undefined) this.logChange(row.revision, kind, row.key, logAs, text, row.revision);
     // The next read of this row (the CAS check of the next write, a block re-read) copies instead of
     // parsing. Safe even if this transaction rolls back: the entry is keyed by its exact text. A
     // value the engine owns is memoised as it is (design/ipam-datastore.md, "Allocation cost").
@@ -415,43 +443,50 @@ export class SqliteEngine implements RowEngine {
     return copy;
   }
 
-  removeRow(kind: KindName, key: string): void {
+  removeRow(kind: KindName, key: string, revision: bigint): void {
+    this.logRemoval(kind, key, revision);
     this.kind(kind).remove.run(key);
     this.stamps.wrote(kind);
   }
 
-  bumpRevision(): bigint {
-    const range = this.reserved;
-    if (range !== undefined && range.next <= range.last) return range.next++;
-    const row = this.bump.get();
-    if (row === undefined) throw new Error('revision counter row is missing');
-    return row.value;
-  }
-
   /**
-   * Takes the next `count` revisions from the counter with one statement; the following
-   * `bumpRevision` calls of this write hand them out in order. Unused ones are skipped (revisions
-   * only have to grow).
+   * The global revision is the change log's highest: every revision taken is logged before its
+   * write commits (a soft-deleted create by a hidden entry, see `commit`), and compaction never
+   * prunes the highest entry, so the next revision is one above it, read once per write under the
+   * write lock (design/ipam-datastore.md, "Values stored once"). No counter row to write.
    */
-  reserveRevisions(count: number): void {
-    if (count < 2) return;
-    const row = this.reserve.get(BigInt(count));
-    if (row === undefined) throw new Error('revision counter row is missing');
-    this.reserved = { next: row.value - BigInt(count) + 1n, last: row.value };
+  bumpRevision(): bigint {
+    this.revisions ??= { next: this.currentRevision() + 1n, taken: 0n, logged: 0n };
+    this.revisions.taken = this.revisions.next++;
+    return this.revisions.taken;
   }
 
   currentRevision(): bigint {
     return this.current.get()?.value ?? 0n;
   }
 
-  appendChange(c: ChangeRecord): void {
-    const text = this.lastEncoded?.value === c.value ? this.lastEncoded.text : encodeValue(c.value);
-    this.lastEncoded = undefined;
-    this.insertChange.run(c.revision, c.kind, c.key, c.type, text, c.valueRevision);
-    const retention = BigInt(this.options.changeLogRetention);
-    if (c.revision % COMPACT_EVERY === 0n && c.revision > retention) {
-      this.pruneChanges.run(c.revision - retention);
-      this.setCompacted.run(c.revision - retention);
+  /** Logs a `deleted` entry at `revision` carrying the row's current value (a delete, a soft delete). */
+  private logRemoval(kind: KindName, key: string, revision: bigint): void {
+    this.kind(kind).logRemoval.run(revision, key);
+    this.logged(revision);
+  }
+
+  private logChange(revision: bigint, kind: KindName, key: string, type: ChangeRecord['type'], text: string, valueRevision: bigint): void {
+    this.insertChange.run(revision, kind, key, type, text, valueRevision);
+    this.logged(revision);
+  }
+
+  /** Records an entry logged at `revision`, and compacts when it crosses a boundary. */
+  private logged(revision: bigint): void {
+    if (this.revisions !== undefined && revision > this.revisions.logged) this.revisions.logged = revision;
+    // At least the entry just written stays: it holds the global revision.
+    const retention = BigInt(Math.max(1, this.options.changeLogRetention));
+    if (revision % COMPACT_EVERY === 0n && revision > retention) {
+      const upTo = revision - retention;
+      // A row not written since `upTo` takes its value back from the entry about to go.
+      for (const k of KIND_NAMES) this.kind(k).inline.run(upTo);
+      this.pruneChanges.run(upTo);
+      this.setCompacted.run(upTo);
     }
   }
 
