@@ -142,10 +142,10 @@ class KindStatements {
     // index untouched when the row exists; a replace deleted and re-inserted its index entry.
     this.putSql = `INSERT INTO ${table} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET revision = excluded.revision, deleted = excluded.deleted, value = excluded.value`;
     this.removeSql = `DELETE FROM ${table} WHERE key = ?`;
-    // Before the log entries up to a revision are pruned, the rows that still keep their value in
-    // one of them take it back.
     // A delete's entry copies the row's last value as stored, without decoding it.
     this.logRemovalSql = `INSERT INTO changes (revision, kind, key, type, value, value_revision) SELECT ?, '${kind}', key, 'deleted', ${ROW_VALUE}, revision FROM ${table} t WHERE key = ?`;
+    // Before the log entries up to a revision are pruned, the rows that still keep their value in
+    // one of them take it back.
     this.inlineSql = `UPDATE ${table} SET value = c.value FROM changes c WHERE c.kind = '${kind}' AND c.revision <= ? AND ${table}.key = c.key AND ${table}.revision = c.revision AND ${table}.value = ''`;
   }
 
@@ -428,7 +428,7 @@ export class SqliteEngine implements RowEngine {
       index.ipVersion ?? null,
       logAs === undefined ? text : '',
     );
-    if (logAs !== undefined) this.logChange(row.revision, kind, row.key, logAs, text, row.revision);
+    if (logAs !== undefined) this.logChange(row.revision, kind, row.key, logAs, text);
     // The next read of this row (the CAS check of the next write, a block re-read) copies instead of
     // parsing. Safe even if this transaction rolls back: the entry is keyed by its exact text. A
     // value the engine owns is memoised as it is (design/ipam-datastore.md, "Allocation cost").
@@ -465,14 +465,17 @@ export class SqliteEngine implements RowEngine {
     return this.current.get()?.value ?? 0n;
   }
 
-  /** Logs a `deleted` entry at `revision` carrying the row's current value (a delete, a soft delete). */
+  /**
+   * Logs a `deleted` entry at `revision` carrying the row's current value (a delete, a soft delete).
+   * Without a row nothing is logged, and `commit` keeps the revision by a hidden entry.
+   */
   private logRemoval(kind: KindName, key: string, revision: bigint): void {
-    this.kind(kind).logRemoval.run(revision, key);
-    this.logged(revision);
+    if (this.kind(kind).logRemoval.run(revision, key).changes > 0) this.logged(revision);
   }
 
-  private logChange(revision: bigint, kind: KindName, key: string, type: ChangeRecord['type'], text: string, valueRevision: bigint): void {
-    this.insertChange.run(revision, kind, key, type, text, valueRevision);
+  /** Logs the entry of a write whose value is `text`, at its own revision. */
+  private logChange(revision: bigint, kind: KindName, key: string, type: ChangeRecord['type'], text: string): void {
+    this.insertChange.run(revision, kind, key, type, text, revision);
     this.logged(revision);
   }
 
