@@ -220,7 +220,9 @@ describe('decodedAsIs', () => {
         expect(asIs).toBe(record);
         expect(shape(asIs)).toStrictEqual(shape(decodeValue(kind, encodeValue(record))));
       }),
-      { numRuns: 1500 },
+      // About one case in twelve is answered as is: 3,000 runs keep the count well above 100 (1,500 fell
+      // under it now and then, a flaky guard).
+      { numRuns: 3000 },
     );
     expect(answered).toBeGreaterThan(100);
   });
