@@ -1,7 +1,7 @@
 // An ADD on the Kubernetes datastore sends the pod's reads and the allocation's first reads
 // together (design/cni.md, "Read-ahead"), counted at the wire: a proxy in front of the API test
-// server holds every request until eight are in flight (or a while has passed) and records what
-// was in flight beside each.
+// server holds every request until six are in flight (the client's connections to one server) or
+// a while has passed, and records what was in flight beside each.
 import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressesOf, call, netConf } from './helpers/cni-call.js';
 
 const CRD_DIR = fileURLToPath(new URL('../../ipam-datastore/manifests/crds', import.meta.url));
-/** The pod, its namespace and the six first reads of an AutoAssign. */
-const FIRST_WAVE = 8;
+/** Requests the plugin has in flight to one API server at most (DEFAULT_MAX_CONNECTIONS_PER_ORIGIN). */
+const CONNECTIONS = 6;
 const HOLD_MS = 400;
 
 interface Seen {
@@ -23,7 +23,7 @@ interface Seen {
   readonly together: readonly string[];
 }
 
-/** Forwards to `target`, answering nothing until FIRST_WAVE requests wait or HOLD_MS passed. */
+/** Forwards to `target`, answering nothing until CONNECTIONS requests wait or HOLD_MS passed. */
 function holdingProxy(target: URL): { server: http.Server; seen: Seen[]; reset(): void } {
   const seen: Seen[] = [];
   const waiting = new Map<string, () => void>();
@@ -51,7 +51,7 @@ function holdingProxy(target: URL): { server: http.Server; seen: Seen[]; reset()
         clearTimeout(timer);
         forward();
       });
-      if (waiting.size >= FIRST_WAVE) releaseAll();
+      if (waiting.size >= CONNECTIONS) releaseAll();
     });
   });
   return { server, seen, reset: () => void seen.splice(0) };
@@ -92,7 +92,7 @@ describe('ADD on the Kubernetes datastore', () => {
 
   const add = (pod: string) => call({ command: 'ADD', conf, containerId: `c-${pod}`, args: `IgnoreUnknown=1;K8S_POD_NAMESPACE=ns1;K8S_POD_NAME=${pod}` });
 
-  it('reads the block, the pools and the affinities while the pod read is still out', async () => {
+  it('reads the IPAM config and the pools while the pod read is still out, and nothing twice', async () => {
     // The first pod claims the node's block and leaves the read hints that name it.
     expect((await add('warm')).exitCode).toBe(0);
     proxy.reset();
@@ -100,12 +100,17 @@ describe('ADD on the Kubernetes datastore', () => {
     expect(result.exitCode).toBe(0);
     expect(addressesOf(result.json)).toEqual(['10.61.0.1/26']);
 
-    const blockRead = proxy.seen.find((s) => s.request === 'GET /apis/crd.projectcalico.org/v1/ipamblocks/10-61-0-0-26');
-    expect(blockRead?.together).toEqual(expect.arrayContaining(['GET /api/v1/namespaces/ns1/pods/web', 'GET /api/v1/namespaces/ns1']));
-    const firstWave = proxy.seen.slice(0, FIRST_WAVE).map((s) => s.request);
-    expect(firstWave).toEqual(
-      expect.arrayContaining([
-        'GET /api/v1/namespaces/ns1/pods/web',
+    const seen = (request: string): Seen | undefined => proxy.seen.find((s) => s.request === request);
+    const outTogether = (a: string, b: string): boolean => (seen(a)?.together.includes(b) ?? false) || (seen(b)?.together.includes(a) ?? false);
+    const pod = 'GET /api/v1/namespaces/ns1/pods/web';
+    // The allocation's first reads did not wait for the pod's answer.
+    for (const read of ['GET /apis/crd.projectcalico.org/v1/ipamconfigs/default', 'GET /apis/crd.projectcalico.org/v1/ippools']) {
+      expect(outTogether(pod, read), `${read} in flight with the pod read`).toBe(true);
+    }
+    // Every read once, then only the writes: the new handle, the block.
+    expect(proxy.seen.slice(0, 8).map((s) => s.request).sort()).toEqual(
+      [
+        pod,
         'GET /api/v1/namespaces/ns1',
         'GET /apis/crd.projectcalico.org/v1/ipamconfigs/default',
         'GET /apis/crd.projectcalico.org/v1/ipreservations',
@@ -113,10 +118,9 @@ describe('ADD on the Kubernetes datastore', () => {
         'GET /apis/crd.projectcalico.org/v1/ippools',
         'GET /apis/crd.projectcalico.org/v1/blockaffinities',
         'GET /apis/crd.projectcalico.org/v1/ipamblocks/10-61-0-0-26',
-      ]),
+      ].sort(),
     );
-    // Then only the writes: the new handle, the block. Nothing is read twice.
-    expect(proxy.seen.slice(FIRST_WAVE).map((s) => s.request)).toEqual([
+    expect(proxy.seen.slice(8).map((s) => s.request)).toEqual([
       'POST /apis/crd.projectcalico.org/v1/ipamhandles',
       'PUT /apis/crd.projectcalico.org/v1/ipamblocks/10-61-0-0-26',
     ]);

@@ -73,20 +73,13 @@ function tlsOptionsOf(conn: KubeConnection): { rejectUnauthorized: boolean; ca?:
   };
 }
 
-/**
- * Connections to one API server at once: a CNI ADD's first wave is eight reads (the pod, its
- * namespace and the six first reads of an AutoAssign, design/ipam-datastore.md, "One connection pool per API server"),
- * none of which should wait for another to finish.
- */
-export const KUBE_CONNECTIONS_PER_SERVER = 8;
-
 function takeSharedClient(conn: KubeConnection): Http1Client {
   const found = sharedClients.find((entry) => sameIdentity(entry.identity, conn));
   if (found !== undefined) {
     found.users += 1;
     return found.client;
   }
-  const client = new Http1Client({ tls: tlsOptionsOf(conn), maxConnectionsPerOrigin: KUBE_CONNECTIONS_PER_SERVER });
+  const client = new Http1Client({ tls: tlsOptionsOf(conn) });
   const { server, insecure, tlsServerName, ca, cert, key } = conn;
   sharedClients.push({ identity: { server, insecure, tlsServerName, ca, cert, key }, client, users: 1 });
   return client;
