@@ -111,17 +111,17 @@ function stringMap(v: unknown): Record<string, string> {
 
 /** One GET's status and body: through the small HTTP/1.1 client when the access offers it, else `node:http(s)`. */
 async function fetchText(access: KubeAccess, path: string, failed: (err: Error) => Error): Promise<{ status: number; body: string }> {
-  const url = new URL(access.server + path);
   const direct = access.direct;
   if (direct !== undefined) {
     try {
-      const res = await direct.client.request({ method: 'GET', url, headers: direct.headers(), timeoutMs: REQUEST_TIMEOUT_MS });
+      const res = await direct.client.request({ method: 'GET', url: direct.url(path), headers: direct.headers(), timeoutMs: REQUEST_TIMEOUT_MS });
       return { status: res.status, body: res.body.toString('utf8') };
     } catch (err) {
       throw failed(err as Error);
     }
   }
   // Loaded on first use, and only for client-node's access (exec plugins, auth providers).
+  const url = new URL(access.server + path);
   const lib = url.protocol === 'http:' ? await import('node:http') : await import('node:https');
   const options: RequestOptions = { method: 'GET', headers: { accept: 'application/json' }, timeout: REQUEST_TIMEOUT_MS };
   await access.prepare(options);

@@ -1,4 +1,5 @@
 import { DatastoreConfigError } from '../errors.js';
+import { parseHttpUrl, type HttpUrl } from '../http1/http-url.js';
 
 /** One endpoint's fault, phrased without the endpoint when it may carry credentials. */
 function endpointFault(raw: string, position: number, source: string): string | undefined {
@@ -7,9 +8,9 @@ function endpointFault(raw: string, position: number, source: string): string | 
   if (raw.includes('@')) {
     return `${where} carries user info (user:password@); give the credentials in ETCD_USERNAME and ETCD_PASSWORD instead`;
   }
-  let url: URL;
+  let url: HttpUrl;
   try {
-    url = new URL(raw);
+    url = parseHttpUrl(raw);
   } catch {
     return `${where} is not a URL: ${JSON.stringify(raw)}`;
   }

@@ -1,12 +1,13 @@
 import { connectError, type ByteStream, type TlsSessionStore, type TlsSettings } from './byte-stream.js';
 import { connectRawTcp, rawTcpBindings } from './raw-tcp-stream.js';
 import { Http1ProtocolError, ResponseParser, type Http1Response } from './response-parser.js';
+import type { HttpUrl } from './http-url.js';
 import { connectSocket, isIpLiteral } from './socket-stream.js';
 
 export interface Http1Request {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Absolute URL: scheme, host, port, path and query. */
-  readonly url: URL;
+  /** Absolute URL: scheme, host, port, path and query (a `URL`, or `parseHttpUrl`'s parts). */
+  readonly url: HttpUrl;
   /** Header names and values; `host` and `content-length` are set by the client. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Buffer;
@@ -104,7 +105,7 @@ export class Http1Client {
   }
 
   /** An idle connection, a new one while the origin has fewer than its limit, or the next one freed. */
-  private async acquire(pool: OriginPool, url: URL, until: number): Promise<Connection> {
+  private async acquire(pool: OriginPool, url: HttpUrl, until: number): Promise<Connection> {
     for (;;) {
       const idle = pool.idle.pop();
       if (idle !== undefined) return idle;
@@ -113,7 +114,7 @@ export class Http1Client {
     }
   }
 
-  private async connect(pool: OriginPool, url: URL, timeoutMs: number): Promise<Connection> {
+  private async connect(pool: OriginPool, url: HttpUrl, timeoutMs: number): Promise<Connection> {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
     pool.active += 1;

@@ -1,7 +1,7 @@
 import type { Agent, OutgoingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
-import { Http1Client } from '../http1/index.js';
+import { Http1Client, parseHttpUrl, type HttpUrl } from '../http1/index.js';
 import type { KubeConnection } from './kube-connection.js';
 
 /** How one request reaches the API server: the transport fills its options from this. */
@@ -24,6 +24,8 @@ export interface DirectKubeAccess {
   readonly client: Http1Client;
   /** The headers of one JSON request: `accept`, and `authorization` when the user has credentials. */
   headers(): Record<string, string>;
+  /** The absolute URL of an API path (and query), split without a WHATWG `URL` (`parseHttpUrl`). */
+  url(pathAndQuery: string): HttpUrl;
 }
 
 function isHeaderList(h: OutgoingHttpHeaders | readonly string[]): h is readonly string[] {
@@ -146,6 +148,7 @@ export function connectionAccess(conn: KubeConnection): KubeAccess {
         const value = authorization();
         return value === undefined ? { accept: 'application/json' } : { accept: 'application/json', authorization: value };
       },
+      url: (pathAndQuery) => parseHttpUrl(conn.server + pathAndQuery),
     },
     async prepare(options) {
       agent ??= makeAgent();

@@ -1,3 +1,5 @@
+import { parseHttpUrl } from '../http1/http-url.js';
+
 /**
  * Where and how to reach the API server, as the small loader reads it. It holds secrets: never log
  * it, never put a field of it into a message except `server` (through `displayServer`) and `source`.
@@ -27,7 +29,8 @@ export type KubeconfigLoad =
 /** The server URL for messages: any `user:pass@` removed. */
 export function displayServer(server: string): string {
   try {
-    const url = new URL(server);
+    const url = parseHttpUrl(server);
+    if (!(url instanceof URL)) return `${url.protocol}//${url.host}${url.pathname}${url.search}`.replace(/\/$/, '');
     url.username = '';
     url.password = '';
     return url.toString().replace(/\/$/, '');

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestOptions } from 'node:https';
 import { parseWireJson, stringifyWireJson } from '@ipamkit/models';
+import { formQuery } from '../http1/index.js';
 import { displayServer, type DirectKubeAccess, type KubeAccess } from '../kubeconfig/index.js';
 import { networkError, statusError } from './translate-kube-error.js';
 
@@ -41,15 +42,15 @@ export class KubeTransport {
     this.access.close();
   }
 
-  private url(req: KubeRequest): URL {
-    const url = new URL(this.access.server + req.path);
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-    return url;
+  /** The request's path and query, the query written as `URLSearchParams` writes it. */
+  private static pathAndQuery(req: KubeRequest): string {
+    const query = formQuery(req.query ?? {});
+    return query === '' ? req.path : `${req.path}?${query}`;
   }
 
   /** Through `node:http(s)`, loaded now: watches, and client-node's access. */
   private async open(req: KubeRequest, signal?: AbortSignal): Promise<IncomingMessage> {
-    const url = this.url(req);
+    const url = new URL(this.access.server + KubeTransport.pathAndQuery(req));
     const opts: RequestOptions = { method: req.method };
     await this.access.prepare(opts);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -93,7 +94,7 @@ export class KubeTransport {
     try {
       const res = await direct.client.request({
         method: req.method,
-        url: this.url(req),
+        url: direct.url(KubeTransport.pathAndQuery(req)),
         headers,
         timeoutMs: REQUEST_TIMEOUT_MS,
         ...(text === undefined ? {} : { body: text }),

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { EtcdTlsConfig } from '../../create-datastore.js';
 import { DatastoreConfigError } from '../../errors.js';
+import { parseHttpUrl, type HttpUrl } from '../../http1/http-url.js';
 
 /** What both etcd clients are opened with (design/ipam-datastore.md, "etcd TLS and authentication"). */
 export interface EtcdConnection {
   /** Parsed client URLs, in failover order; never carry user info. */
-  readonly endpoints: readonly URL[];
+  readonly endpoints: readonly HttpUrl[];
   readonly tls: TlsMaterial | undefined;
   readonly auth: { readonly username: string; readonly password: string } | undefined;
   /** Deadline of each unary call, ms. */
@@ -28,12 +29,12 @@ export function redactEndpoint(endpoint: string): string {
 }
 
 /** The endpoints as URLs: http(s) only, no user info (it would be a credential in every log line). */
-export function parseEndpoints(endpoints: readonly string[]): URL[] {
+export function parseEndpoints(endpoints: readonly string[]): HttpUrl[] {
   if (endpoints.length === 0) throw new DatastoreConfigError('etcd datastore needs at least one endpoint');
   return endpoints.map((endpoint) => {
-    let url: URL;
+    let url: HttpUrl;
     try {
-      url = new URL(endpoint);
+      url = parseHttpUrl(endpoint);
     } catch {
       throw new DatastoreConfigError(`etcd endpoint ${JSON.stringify(redactEndpoint(endpoint))} is not a URL: expected http://host:port or https://host:port`);
     }
@@ -50,7 +51,7 @@ export function parseEndpoints(endpoints: readonly string[]): URL[] {
 }
 
 /** The URL as written in messages: scheme, host and port. */
-export function endpointName(url: URL): string {
+export function endpointName(url: HttpUrl): string {
   return `${url.protocol}//${url.host}`;
 }
 
@@ -65,7 +66,7 @@ function readPem(file: string | undefined, what: string): Buffer | undefined {
 }
 
 /** Reads the TLS files; refuses a half-configured client certificate and TLS settings on plain http endpoints. */
-export function loadTls(tls: EtcdTlsConfig | undefined, endpoints: readonly URL[]): TlsMaterial | undefined {
+export function loadTls(tls: EtcdTlsConfig | undefined, endpoints: readonly HttpUrl[]): TlsMaterial | undefined {
   if (tls === undefined) return undefined;
   const configured = [tls.caFile, tls.certFile, tls.keyFile, tls.serverName].some((v) => v !== undefined && v !== '');
   if (!configured) return undefined;

@@ -1,6 +1,6 @@
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, request as httpRequest } from 'node:http';
 import type { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { Http1Client } from '../../http1/index.js';
+import { atPath, Http1Client, type HttpUrl } from '../../http1/index.js';
 import { endpointName, type EtcdConnection } from './connection.js';
 import { EtcdWireError, type WireErrorKind } from './wire-error.js';
 
@@ -200,7 +200,7 @@ export class HttpTransport {
       try {
         const response = await this.client.request({
           method: 'POST',
-          url: new URL(path, url),
+          url: atPath(url, path),
           headers,
           body: payload,
           timeoutMs: Math.max(1, until - Date.now()),
@@ -218,7 +218,7 @@ export class HttpTransport {
   }
 
   /** Tries `attempt` on each endpoint from the last good one until one answers or the deadline passes. */
-  private async acrossEndpoints<T>(attempt: (url: URL, endpoint: string, until: number) => Promise<T>): Promise<T> {
+  private async acrossEndpoints<T>(attempt: (url: HttpUrl, endpoint: string, until: number) => Promise<T>): Promise<T> {
     const endpoints = this.connection.endpoints;
     const failures: string[] = [];
     const until = Date.now() + this.connection.callTimeoutMs;
@@ -250,7 +250,7 @@ export class HttpTransport {
 
   private send(
     agents: StreamAgents,
-    url: URL,
+    url: HttpUrl,
     path: string,
     payload: string,
     token: string | undefined,
@@ -259,7 +259,7 @@ export class HttpTransport {
     return new Promise((resolve, reject) => {
       const https = url.protocol === 'https:';
       const request = (https ? agents.httpsRequest : agents.request)(
-        new URL(path, url),
+        `${url.protocol}//${url.host}${path}`,
         {
           method: 'POST',
           agent: https ? agents.https : agents.http,
