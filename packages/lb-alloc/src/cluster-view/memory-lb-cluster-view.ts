@@ -78,10 +78,6 @@ export class MemoryLbClusterView implements LbClusterView {
     if (options.notify !== false) this.notify(namespace, name);
   }
 
-  upsertNamespace(namespace: Namespace): void {
-    this.namespaces.set(namespace.name, { ...namespace });
-  }
-
   private notify(namespace: string, name: string): void {
     for (const l of this.listeners) l.serviceChanged(namespace, name);
   }
