@@ -72,8 +72,6 @@ export class GcController {
   private readonly watchers: Promise<void>[] = [];
   private unsubscribe: (() => void) | undefined;
   private initialKinds = new Set<GcInput['kind']>();
-  /** Last pass outcome, for health checks. */
-  lastSync: { readonly atMs: number; readonly result?: SyncResult; readonly error?: unknown } | undefined;
 
   constructor(options: GcControllerOptions) {
     const lgp = options.leakGracePeriodMs === undefined ? DEFAULT_LEAK_GRACE_PERIOD_MS : (options.leakGracePeriodMs ?? undefined);
@@ -304,12 +302,10 @@ export class GcController {
 
   /** One pass plus its bookkeeping: retry scheduling and metrics, on every path (design/gc.md). */
   private async runPass(): Promise<SyncResult> {
-    const atMs = this.deps.clock.now().getTime();
     let result: SyncResult;
     try {
       result = await syncIPAM(this.deps);
     } catch (err) {
-      this.lastSync = { atMs, error: err };
       this.deps.log.warn('garbage collection pass failed; will retry', { error: String(err) });
       if (this.background) {
         // Our picture disagrees with the datastore's: start again from a fresh listing.
@@ -319,7 +315,6 @@ export class GcController {
       this.refreshMetrics();
       throw err;
     }
-    this.lastSync = { atMs, result };
     if (result.workRemaining !== undefined) {
       this.deps.log.info(result.workRemaining.message);
       if (this.background) this.retry.scheduleRetry();
