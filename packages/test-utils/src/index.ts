@@ -8,7 +8,7 @@ export { closedPort } from './controller-process/flapping-proxy.js';
 export { type BinProcess, fetchStatus, killBin, spawnBin } from './controller-process/process-harness.js';
 export { describeControllerShutdown, leaseHolder } from './controller-process/shutdown-suite.js';
 export { generateEtcdCertificates } from './etcd/etcd-certs.js';
-export { type EtcdHandle, EtcdNotInstalledError, startEtcd } from './etcd/start-etcd.js';
+export { DEFAULT_ETCD_BINARY, type EtcdHandle, EtcdNotInstalledError, startEtcd } from './etcd/start-etcd.js';
 export { type EtcdFixture, withEtcd } from './etcd/with-etcd.js';
 export { type InProcessRun, runMainInProcess } from './bin/run-main-in-process.js';
 export { FakeClock } from './fake-clock.js';
