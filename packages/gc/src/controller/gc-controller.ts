@@ -1,7 +1,7 @@
 import type { Datastore } from '@ipamkit/models';
 import { type Clock, type IpamClient, createIpamClient, systemClock } from '@ipamkit/ipam-core';
 import { Registry } from 'prom-client';
-import type { ClusterView, PodProjection } from '../cluster-view/cluster-view.js';
+import type { ClusterView } from '../cluster-view/cluster-view.js';
 import { BATCH_UPDATE_SIZE, BATCH_WAIT_MS, DEFAULT_LEAK_GRACE_PERIOD_MS, DEFAULT_SYNC_PERIOD_MS, MAX_RELEASES_PER_PASS, VM_RECREATION_GRACE_PERIOD_MS } from '../constants.js';
 import { GcConfigError, UnexpectedReleaseError } from '../errors.js';
 import { type Logger, silentLogger } from '@ipamkit/kube-runtime';
@@ -113,7 +113,7 @@ export class GcController {
    */
   async start(): Promise<void> {
     this.unsubscribe = this.deps.view.subscribe({
-      podDeleted: (pod) => this.onPodDeleted(pod),
+      podDeleted: (pod) => this.enqueueControl(() => this.state.markDirty(pod.nodeName)),
       nodeDeleted: () => this.onNodeDeleted(),
       serviceDeleted: () => this.enqueueControl(() => this.state.markLoadBalancersDirty()),
     });
@@ -245,10 +245,6 @@ export class GcController {
   private enqueueControl(apply: () => void): void {
     this.controls.push(apply);
     this.scheduleFlush();
-  }
-
-  private onPodDeleted(pod: PodProjection): void {
-    this.enqueueControl(() => this.state.markDirty(pod.nodeName));
   }
 
   private onNodeDeleted(): void {
