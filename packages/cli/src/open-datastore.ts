@@ -1,6 +1,6 @@
 import { createDatastore, DatastoreConfigError, resolveDatastoreConfig, type DatastoreConfig, type DatastoreOverrides, type OverrideNames } from '@ipamkit/ipam-datastore';
 import { definedFields, type Datastore } from '@ipamkit/models';
-import { configForAccess, type DatastoreAccess } from './resources/datastore-access.js';
+import type { DatastoreAccess } from './resources/datastore-access.js';
 import { checkSqlitePresence } from './sqlite-presence.js';
 
 /**
@@ -54,7 +54,8 @@ export async function openDatastore(flags: DatastoreFlags, env: NodeJS.ProcessEn
   if (config.type === 'sqlite' && config.path !== '') checkSqlitePresence(config.path, access);
   const chosen = flags.datastore !== undefined || nonEmpty(env['DATASTORE_TYPE']) || config.type !== 'kubernetes';
   try {
-    return await createDatastore(access === 'may-create' ? config : configForAccess(config, access));
+    // checkSqlitePresence above refused a missing file for the commands that must not create one.
+    return await createDatastore(config.type === 'sqlite' && access === 'read-only' ? { ...config, readonly: true } : config);
   } catch (err) {
     // Nothing named a datastore and the kubernetes default found no cluster: say how to choose one.
     if (!chosen && err instanceof DatastoreConfigError) {

@@ -12,5 +12,4 @@ export {
 } from './cluster-view/cluster-view.js';
 export { type DeleteOptions, MemoryClusterView } from './cluster-view/memory-cluster-view.js';
 export { GcController, type GcControllerOptions } from './controller/gc-controller.js';
-export { gcDatastoreConfig } from './datastore-config.js';
 export { GcConfigError, GcInconsistentStateError, GcWorkRemainingError, UnexpectedReleaseError } from './errors.js';

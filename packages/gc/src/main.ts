@@ -1,8 +1,7 @@
-import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
+import { createDatastore, datastoreSecrets, redactSecrets, resolveDatastoreConfig } from '@ipamkit/ipam-datastore';
 import { type BinIo, stringFlag } from '@ipamkit/models';
 import packageJson from '../package.json' with { type: 'json' };
 import { parseDuration, runControllerMain } from '@ipamkit/kube-runtime';
-import { gcDatastoreConfig } from './datastore-config.js';
 import { DEFAULT_METRICS_PORT } from './constants.js';
 import { GcController } from './controller/gc-controller.js';
 
@@ -35,7 +34,7 @@ export function main(argv: readonly string[], io: BinIo): Promise<number> {
     configure: (values, env) => {
       const graceText = stringFlag(values, 'leak-grace-period') ?? env['IPAMKIT_GC_LEAK_GRACE_PERIOD'] ?? '15m';
       // Resolved before anything starts, so a bad setting fails fast (design/gc.md, "Datastore configuration").
-      return { leakGracePeriodMs: graceText === 'unset' ? null : parseDuration(graceText), datastoreConfig: gcDatastoreConfig(env) };
+      return { leakGracePeriodMs: graceText === 'unset' ? null : parseDuration(graceText), datastoreConfig: resolveDatastoreConfig(env) };
     },
     createElector: async (lease, env) => (await (kube ??= kubernetes(env['KUBECONFIG']))).createElector(lease),
     start: async ({ leakGracePeriodMs, datastoreConfig }, { env, log, registry }) => {

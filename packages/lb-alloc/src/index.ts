@@ -4,6 +4,5 @@
 export { type LbClusterView, type LbClusterViewListener } from './cluster-view/lb-cluster-view.js';
 export { MemoryLbClusterView, type MemoryServiceInput } from './cluster-view/memory-lb-cluster-view.js';
 export { LbController, type LbControllerOptions } from './controller/lb-controller.js';
-export { lbDatastoreConfig } from './datastore-config.js';
 export { LbConfigError, ServiceAnnotationError } from './errors.js';
 export { type IPFamily, type LbService, type ServiceKey } from './service/lb-service.js';

@@ -1,8 +1,7 @@
-import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
+import { createDatastore, datastoreSecrets, redactSecrets, resolveDatastoreConfig } from '@ipamkit/ipam-datastore';
 import { type BinIo, stringFlag } from '@ipamkit/models';
 import packageJson from '../package.json' with { type: 'json' };
 import { runControllerMain } from '@ipamkit/kube-runtime';
-import { lbDatastoreConfig } from './datastore-config.js';
 import { DEFAULT_METRICS_PORT, FULL_SYNC_INTERVAL_MS } from './constants.js';
 import { LbController } from './controller/lb-controller.js';
 import { LbConfigError } from './errors.js';
@@ -45,7 +44,7 @@ export function main(argv: readonly string[], io: BinIo): Promise<number> {
         assignIPs: stringFlag(values, 'assign-ips') ?? env['IPAMKIT_LB_ASSIGN_IPS'] ?? 'AllServices',
         fullSyncIntervalMs: intervalText === undefined ? FULL_SYNC_INTERVAL_MS : positiveNumber(intervalText, 'full sync interval') * 1000,
         // Resolved before anything starts, so a bad setting fails fast (design/lb-alloc.md, "Datastore configuration").
-        datastoreConfig: lbDatastoreConfig(env),
+        datastoreConfig: resolveDatastoreConfig(env),
       };
     },
     createElector: async (lease, env) => (await kubernetes()).createLeaseLeaderElector(env['KUBECONFIG'], lease),

@@ -6,19 +6,6 @@ export class SimConfigError extends IpamError {
   readonly category = 'validation';
 }
 
-/**
- * The cluster reached a state an invariant forbids (stop-and-re-evaluate: a bug to investigate).
- * Carries every violation so that the report names all of them, not just the first.
- */
-export class InvariantViolationError extends IpamError {
-  override name = 'InvariantViolationError';
-  readonly category = 'stop-and-re-evaluate';
-
-  constructor(readonly violations: readonly string[]) {
-    super(`${violations.length} invariant violation(s):\n${violations.map((v) => `  - ${v}`).join('\n')}`);
-  }
-}
-
 /** A step of the simulation failed in a way the run cannot continue from (e.g. etcd did not start). */
 export class SimStepError extends IpamError {
   override name = 'SimStepError';

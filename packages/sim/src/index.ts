@@ -2,7 +2,7 @@
 // renderers and the runner behind the `ipamkit-sim` bin.
 export { main, USAGE } from './cli/main.js';
 export { simDatastoreConfig, type SimDatastoreFlags } from './datastore/sim-datastore-config.js';
-export { InvariantViolationError, SimConfigError, SimStepError } from './errors.js';
+export { SimConfigError, SimStepError } from './errors.js';
 export { HAMMER_DEFAULTS, type HammerOptions, resolveHammerOptions } from './hammer/hammer-options.js';
 export { renderHammer } from './hammer/render-hammer.js';
 export { type HammerResult, runHammer } from './hammer/run-hammer.js';

@@ -57,7 +57,7 @@ describe('duplicateAddressViolations', () => {
 
 describe('handleCountViolations', () => {
   const blocks = [block('10.0.0.0/30', 4, { 0: 'a', 1: 'a', 2: 'b' })];
-  const run = (handles: IPAMHandle[]): string[] => handleCountViolations({ blocks, handles, affinities: [] }, allocatedAddresses(blocks));
+  const run = (handles: IPAMHandle[]): string[] => handleCountViolations(handles, allocatedAddresses(blocks));
 
   it.each([
     { name: 'counts agree', handles: [handle('a', { '10.0.0.0/30': 2 }), handle('b', { '10.0.0.0/30': 1 })], expected: [] },

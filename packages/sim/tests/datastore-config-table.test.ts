@@ -3,10 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { datastoreConfigFromFlags } from '@ipamkit/cli';
 import { datastoreConfigFor, parseNetConf } from '@ipamkit/cni';
-import { gcDatastoreConfig } from '@ipamkit/gc';
 import { resolveDatastoreConfig, type DatastoreConfig } from '@ipamkit/ipam-datastore';
-import { lbDatastoreConfig } from '@ipamkit/lb-alloc';
-import { tunnelDatastoreConfig } from '@ipamkit/tunnel-alloc';
 import { afterAll, describe, expect, it } from 'vitest';
 import { simDatastoreConfig } from '../src/index.js';
 
@@ -35,9 +32,8 @@ const bareNetConf = parseNetConf(JSON.stringify({ cniVersion: '1.0.0', name: 'ne
 const BINS: Record<string, (env: Env) => DatastoreConfig> = {
   'calico-ipam (CNI)': (env) => datastoreConfigFor(bareNetConf, { ...env, HOME: home }),
   'ipamkit (CLI)': (env) => datastoreConfigFromFlags({}, env),
-  'ipamkit-gc': (env) => gcDatastoreConfig(env),
-  'ipamkit-lb-alloc': (env) => lbDatastoreConfig(env),
-  'ipamkit-tunnel-alloc': (env) => tunnelDatastoreConfig(env),
+  // These bins have no datastore flags: their main resolves the environment alone.
+  'ipamkit-gc, ipamkit-lb-alloc, ipamkit-tunnel-alloc': (env) => resolveDatastoreConfig(env),
 };
 
 const V1 = 'crd.projectcalico.org/v1';

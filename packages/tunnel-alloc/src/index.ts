@@ -1,6 +1,5 @@
 // The public API of @ipamkit/tunnel-alloc (design/tunnel-alloc.md, "Public surface"): one reconcile pass,
 // the daemon, the runner behind the bin, its datastore settings and its errors.
-export { tunnelDatastoreConfig } from './datastore-config.js';
 export {
   NodeNameMissingError,
   PoolCidrError,

@@ -1,9 +1,8 @@
 import { once } from 'node:events';
 import { type BinIo, type Datastore, jsonLineLogger, parseFlags, stringFlag } from '@ipamkit/models';
 import { createIpamClient } from '@ipamkit/ipam-core';
-import { createDatastore, datastoreSecrets, redactSecrets } from '@ipamkit/ipam-datastore';
+import { createDatastore, datastoreSecrets, redactSecrets, resolveDatastoreConfig } from '@ipamkit/ipam-datastore';
 import packageJson from '../package.json' with { type: 'json' };
-import { tunnelDatastoreConfig } from './datastore-config.js';
 import { NodeNameMissingError, TunnelOptionError } from './errors.js';
 import { reconcileTunnelAddresses } from './reconcile-tunnel-addresses.js';
 import { startTunnelAllocDaemon } from './tunnel-alloc-daemon.js';
@@ -39,7 +38,7 @@ async function runWithDatastore(io: BinIo, runOnce: boolean, nodeName: string, w
   const logger = jsonLineLogger({ write: stderr });
   let datastore: Datastore | undefined;
   try {
-    datastore = await createDatastore(tunnelDatastoreConfig(io.env));
+    datastore = await createDatastore(resolveDatastoreConfig(io.env));
     const ipam = createIpamClient({ datastore });
     if (runOnce) {
       await reconcileTunnelAddresses({ datastore, ipam, nodeName, wireguard, logger });

@@ -1,7 +1,7 @@
 import { isTransient, type Versioned, type Watchable, type WatchEvent, WatchExpiredError } from '@ipamkit/models';
 import { abortableEvents } from './abortable-events.js';
 import { TunnelReconcileError } from './errors.js';
-import { silentLogger } from '@ipamkit/models';
+import { silentLogger, sleep } from '@ipamkit/models';
 import { reconcileTunnelAddresses, type ReconcileOptions, type ReconcileResult } from './reconcile-tunnel-addresses.js';
 import { ReconcileScheduler } from './reconcile-scheduler.js';
 import { TriggerFilter } from './trigger-filter.js';
@@ -22,18 +22,6 @@ export interface TunnelAllocDaemon {
   stop(): Promise<void>;
   /** Resolves once no reconcile is running or pending. */
   whenIdle(): Promise<void>;
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -63,7 +51,7 @@ async function follow<T>(
     } catch (err) {
       if (aborted()) return;
       if (!(err instanceof WatchExpiredError) && !isTransient(err)) throw err;
-      if (!(err instanceof WatchExpiredError)) await delay(handlers.retryDelayMs, signal);
+      if (!(err instanceof WatchExpiredError)) await sleep(handlers.retryDelayMs, signal);
       if (aborted()) return;
       const fresh = await store.listWithRevision();
       from = fresh.revision;

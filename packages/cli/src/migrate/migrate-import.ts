@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { kubernetesHandleName, NotFoundError, type Datastore } from '@ipamkit/models';
+import { kubernetesHandleName, orUndefined, type Datastore } from '@ipamkit/models';
 import type { CommandContext } from '../cli-io.js';
 import { InputFileError, messageOf, MigrationImportError, MigrationRejectedError } from '../errors.js';
 import { countContents, type MigrationContents, type MigrationCounts } from './migration-contents.js';
@@ -38,21 +38,11 @@ async function requireEmptyTarget(ds: Datastore): Promise<void> {
   if ((await ds.ipReservations.list()).length > 0) found.push('IP reservations');
   if (ds.kind !== 'kubernetes' && (await ds.nodes.list()).length > 0) found.push('nodes');
   const ipam =
-    (await ds.affinities.list()).length > 0 || (await ds.blocks.list()).length > 0 || (await ds.handles.list()).length > 0 || (await hasConfig(ds));
+    (await ds.affinities.list()).length > 0 || (await ds.blocks.list()).length > 0 || (await ds.handles.list()).length > 0 || (await orUndefined(ds.ipamConfig.get())) !== undefined;
   if (ipam) found.push('IPAM resources');
   if (found.length === 0) return;
   const hint = ds.kind === 'kubernetes' ? 'Clear out all Calico resources by deleting all Calico CRDs' : 'Import into an empty datastore';
   throw new MigrationRejectedError(`datastore already has Calico resources: found existing ${found.join(', ')}. ${hint}`);
-}
-
-async function hasConfig(ds: Datastore): Promise<boolean> {
-  try {
-    await ds.ipamConfig.get();
-    return true;
-  } catch (err) {
-    if (err instanceof NotFoundError) return false;
-    throw err;
-  }
 }
 
 /** One create and how to undo it. */

@@ -1,4 +1,4 @@
-import { canonicalAddress, isRecord, parseWireJson } from '@ipamkit/models';
+import { canonicalAddress, isRecord, parseWireJson, WINDOWS_RESERVED_HANDLE } from '@ipamkit/models';
 import { readInputFile } from '../read-input-file.js';
 import { InputFileError } from '../errors.js';
 
@@ -38,8 +38,6 @@ function sequenceNumberOf(v: unknown): bigint | undefined {
   return undefined;
 }
 
-const WINDOWS_RESERVED = 'windows-reserved-ipam-handle';
-
 function candidate(raw: unknown, file: string, where: string): ReportCandidate {
   if (!isRecord(raw) || typeof raw['ip'] !== 'string') throw new InputFileError(file, `${where} needs a string "ip"`);
   const sequenceNumber = sequenceNumberOf(raw['sequenceNumber']);
@@ -52,7 +50,7 @@ function candidate(raw: unknown, file: string, where: string): ReportCandidate {
   const releasable =
     typeof verdict === 'boolean'
       ? verdict
-      : !raw['inUse'] && raw['coolingDown'] !== true && (handle === undefined || handle.toLowerCase() !== WINDOWS_RESERVED);
+      : !raw['inUse'] && raw['coolingDown'] !== true && (handle === undefined || handle.toLowerCase() !== WINDOWS_RESERVED_HANDLE);
   let ip: string;
   try {
     ip = canonicalAddress(raw['ip']);

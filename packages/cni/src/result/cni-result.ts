@@ -1,7 +1,7 @@
 import { ipVersionOfAddress } from '@ipamkit/models';
 import type { CniVersion } from '../config/cni-version.js';
 import type { RouteConfig } from '../config/net-config.js';
-import { CNI_CODES, type CniError } from '../errors.js';
+import type { CniError } from '../errors.js';
 
 /** An IPAM result before it is rendered in a spec version (no interfaces: IPAM plugins omit them). */
 export interface IpamResult {
@@ -49,5 +49,3 @@ export function renderError(err: Pick<CniError, 'code' | 'message' | 'details'>)
 export function renderVersion(supported: readonly string[], own: string): string {
   return `${JSON.stringify({ cniVersion: own, supportedVersions: supported })}\n`;
 }
-
-export const INTERNAL_ERROR_CODE = CNI_CODES.internal;

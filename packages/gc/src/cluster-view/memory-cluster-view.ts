@@ -23,7 +23,6 @@ export class MemoryClusterView implements ClusterView {
   private readonly nodes = new Map<string, ClusterNode>();
   // By namespace, then name: a lookup builds no key string (150,000 lookups per full scan).
   private readonly pods = new Map<string, Map<string, PodProjection>>();
-  private podTotal = 0;
   private readonly vms = new Set<string>();
   private readonly vmis = new Map<string, VmiProjection>();
   private readonly serviceKeys = new Set<string>();
@@ -96,7 +95,6 @@ export class MemoryClusterView implements ClusterView {
       inNamespace = new Map();
       this.pods.set(pod.namespace, inNamespace);
     }
-    if (!inNamespace.has(pod.name)) this.podTotal++;
     inNamespace.set(pod.name, stored);
     return stored;
   }
@@ -105,12 +103,7 @@ export class MemoryClusterView implements ClusterView {
     const pod = this.getPod(namespace, name);
     if (pod === undefined) return;
     this.pods.get(namespace)?.delete(name);
-    this.podTotal--;
     if (options.notify !== false) for (const l of this.listeners) l.podDeleted?.(pod);
-  }
-
-  podCount(): number {
-    return this.podTotal;
   }
 
   setKubeVirtInstalled(installed: boolean): void {
@@ -121,16 +114,8 @@ export class MemoryClusterView implements ClusterView {
     this.vms.add(key(namespace, name));
   }
 
-  deleteVirtualMachine(namespace: string, name: string): void {
-    this.vms.delete(key(namespace, name));
-  }
-
   upsertVirtualMachineInstance(vmi: VmiProjection): void {
     this.vmis.set(key(vmi.namespace, vmi.name), { ...vmi, ownerKinds: [...vmi.ownerKinds] });
-  }
-
-  deleteVirtualMachineInstance(namespace: string, name: string): void {
-    this.vmis.delete(key(namespace, name));
   }
 
   /** Turns on the Service view (the rule for LoadBalancer addresses needs a Service source). */

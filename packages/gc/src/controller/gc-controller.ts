@@ -1,7 +1,7 @@
 import type { Datastore } from '@ipamkit/models';
 import { type Clock, type IpamClient, createIpamClient, systemClock } from '@ipamkit/ipam-core';
 import { Registry } from 'prom-client';
-import type { ClusterView, PodProjection } from '../cluster-view/cluster-view.js';
+import type { ClusterView } from '../cluster-view/cluster-view.js';
 import { BATCH_UPDATE_SIZE, BATCH_WAIT_MS, DEFAULT_LEAK_GRACE_PERIOD_MS, DEFAULT_SYNC_PERIOD_MS, MAX_RELEASES_PER_PASS, VM_RECREATION_GRACE_PERIOD_MS } from '../constants.js';
 import { GcConfigError, UnexpectedReleaseError } from '../errors.js';
 import { type Logger, silentLogger } from '@ipamkit/kube-runtime';
@@ -72,8 +72,6 @@ export class GcController {
   private readonly watchers: Promise<void>[] = [];
   private unsubscribe: (() => void) | undefined;
   private initialKinds = new Set<GcInput['kind']>();
-  /** Last pass outcome, for health checks. */
-  lastSync: { readonly atMs: number; readonly result?: SyncResult; readonly error?: unknown } | undefined;
 
   constructor(options: GcControllerOptions) {
     const lgp = options.leakGracePeriodMs === undefined ? DEFAULT_LEAK_GRACE_PERIOD_MS : (options.leakGracePeriodMs ?? undefined);
@@ -115,7 +113,7 @@ export class GcController {
    */
   async start(): Promise<void> {
     this.unsubscribe = this.deps.view.subscribe({
-      podDeleted: (pod) => this.onPodDeleted(pod),
+      podDeleted: (pod) => this.enqueueControl(() => this.state.markDirty(pod.nodeName)),
       nodeDeleted: () => this.onNodeDeleted(),
       serviceDeleted: () => this.enqueueControl(() => this.state.markLoadBalancersDirty()),
     });
@@ -249,10 +247,6 @@ export class GcController {
     this.scheduleFlush();
   }
 
-  private onPodDeleted(pod: PodProjection): void {
-    this.enqueueControl(() => this.state.markDirty(pod.nodeName));
-  }
-
   private onNodeDeleted(): void {
     this.enqueueControl(() => {
       this.state.fullSyncRequired = true;
@@ -304,12 +298,10 @@ export class GcController {
 
   /** One pass plus its bookkeeping: retry scheduling and metrics, on every path (design/gc.md). */
   private async runPass(): Promise<SyncResult> {
-    const atMs = this.deps.clock.now().getTime();
     let result: SyncResult;
     try {
       result = await syncIPAM(this.deps);
     } catch (err) {
-      this.lastSync = { atMs, error: err };
       this.deps.log.warn('garbage collection pass failed; will retry', { error: String(err) });
       if (this.background) {
         // Our picture disagrees with the datastore's: start again from a fresh listing.
@@ -319,7 +311,6 @@ export class GcController {
       this.refreshMetrics();
       throw err;
     }
-    this.lastSync = { atMs, result };
     if (result.workRemaining !== undefined) {
       this.deps.log.info(result.workRemaining.message);
       if (this.background) this.retry.scheduleRetry();

@@ -15,13 +15,6 @@ export type GcInput =
   | { readonly kind: 'nodes'; readonly snapshot: readonly Versioned<Node>[] }
   | { readonly kind: 'nodes'; readonly event: WatchEvent<Node> };
 
-/** The name a delete event refers to: the previous object's, else the tail of the key. */
-function deletedName(event: { readonly key: string; readonly previous?: { name?: string; cidr?: string } }, field: 'name' | 'cidr'): string {
-  const fromPrevious = event.previous?.[field];
-  if (fromPrevious !== undefined) return fromPrevious;
-  return event.key.slice(event.key.lastIndexOf('/') + 1);
-}
-
 /** A delete event without the previous object: find the block its key names (any backend's form). */
 function blockForKey(state: GcState, key: string): string | undefined {
   for (const cidr of state.allBlocks.keys()) {
@@ -30,13 +23,26 @@ function blockForKey(state: GcState, key: string): string | undefined {
   return undefined;
 }
 
-function upsertPool(state: GcState, metrics: GcMetrics | undefined, pool: IPPool): void {
-  if (state.setPool(pool)) metrics?.onPoolAdded(pool);
-}
-
-function deletePool(state: GcState, metrics: GcMetrics | undefined, name: string): void {
-  state.deletePool(name);
-  metrics?.onPoolDeleted(name);
+/**
+ * One named kind (pools, reservations, Calico nodes): a listing replaces the `known` names, an event
+ * adds, changes or removes one object.
+ */
+function applyNamed<T extends { name: string }>(
+  input: { readonly snapshot: readonly Versioned<T>[] } | { readonly event: WatchEvent<T> },
+  known: () => Iterable<string>,
+  upsert: (object: T) => void,
+  remove: (name: string) => void,
+): void {
+  if ('snapshot' in input) {
+    const listed = new Set(input.snapshot.map((o) => o.name));
+    for (const name of [...known()]) if (!listed.has(name)) remove(name);
+    for (const o of input.snapshot) upsert(o);
+    return;
+  }
+  const event = input.event;
+  if (event.type === 'added' || event.type === 'modified') upsert(event.object);
+  // Without the previous object, the name is the tail of the key.
+  else if (event.type === 'deleted') remove(event.previous?.name ?? event.key.slice(event.key.lastIndexOf('/') + 1));
 }
 
 /** Applies one input to the maps (design/calico-callers.md#ingesting-updates). Only called from the controller's serial loop. */
@@ -57,41 +63,21 @@ export function applyInput(state: GcState, metrics: GcMetrics | undefined, input
       }
       return;
     }
-    case 'pools': {
-      if ('snapshot' in input) {
-        const listed = new Set(input.snapshot.map((p) => p.name));
-        for (const name of [...state.pools.allPools.keys()]) if (!listed.has(name)) deletePool(state, metrics, name);
-        for (const pool of input.snapshot) upsertPool(state, metrics, pool);
-        return;
-      }
-      const event = input.event;
-      if (event.type === 'added' || event.type === 'modified') upsertPool(state, metrics, event.object);
-      else if (event.type === 'deleted') deletePool(state, metrics, deletedName(event, 'name'));
-      return;
-    }
-    case 'reservations': {
-      if ('snapshot' in input) {
-        const listed = new Set(input.snapshot.map((r) => r.name));
-        for (const name of [...state.reservations.keys()]) if (!listed.has(name)) state.deleteReservation(name);
-        for (const r of input.snapshot) state.setReservation(r);
-        return;
-      }
-      const event = input.event;
-      if (event.type === 'added' || event.type === 'modified') state.setReservation(event.object);
-      else if (event.type === 'deleted') state.deleteReservation(deletedName(event, 'name'));
-      return;
-    }
-    case 'nodes': {
-      if ('snapshot' in input) {
-        const listed = new Set(input.snapshot.map((n) => n.name));
-        for (const name of [...state.kubernetesNodesByCalicoName.keys()]) if (!listed.has(name)) state.deleteCalicoNode(name);
-        for (const n of input.snapshot) state.setCalicoNode(n.name, kubernetesNameOf(n) ?? '');
-        return;
-      }
-      const event = input.event;
-      if (event.type === 'added' || event.type === 'modified') state.setCalicoNode(event.object.name, kubernetesNameOf(event.object) ?? '');
-      else if (event.type === 'deleted') state.deleteCalicoNode(deletedName(event, 'name'));
-      return;
-    }
+    case 'pools':
+      return applyNamed(
+        input,
+        () => state.pools.allPools.keys(),
+        (pool) => {
+          if (state.setPool(pool)) metrics?.onPoolAdded(pool);
+        },
+        (name) => {
+          state.deletePool(name);
+          metrics?.onPoolDeleted(name);
+        },
+      );
+    case 'reservations':
+      return applyNamed(input, () => state.reservations.keys(), (r) => state.setReservation(r), (name) => state.deleteReservation(name));
+    case 'nodes':
+      return applyNamed(input, () => state.kubernetesNodesByCalicoName.keys(), (n) => state.setCalicoNode(n.name, kubernetesNameOf(n) ?? ''), (name) => state.deleteCalicoNode(name));
   }
 }

@@ -42,10 +42,6 @@ export class RetryController {
     this.failures = 0;
   }
 
-  get pending(): boolean {
-    return this.timer !== undefined;
-  }
-
   stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;

@@ -19,8 +19,6 @@ export class MemoryLbClusterView implements LbClusterView {
   private uidCounter = 0;
   /** When set, `writeIngress` rejects with it. */
   failStatusWrites: Error | undefined;
-  /** How many status writes succeeded. */
-  statusWrites = 0;
 
   getService(namespace: string, name: string): LbService | undefined {
     return this.services.get(namespacedName(namespace, name));
@@ -41,7 +39,6 @@ export class MemoryLbClusterView implements LbClusterView {
     // Like the status subresource with a UID precondition: a re-created Service is not written.
     if (current?.uid !== service.uid) return Promise.resolve();
     this.services.set(id, { ...current, ingressIPs: [...ips] });
-    this.statusWrites++;
     this.notify(service.namespace, service.name);
     return Promise.resolve();
   }
@@ -76,10 +73,6 @@ export class MemoryLbClusterView implements LbClusterView {
   deleteService(namespace: string, name: string, options: { notify?: boolean } = {}): void {
     if (!this.services.delete(namespacedName(namespace, name))) return;
     if (options.notify !== false) this.notify(namespace, name);
-  }
-
-  upsertNamespace(namespace: Namespace): void {
-    this.namespaces.set(namespace.name, { ...namespace });
   }
 
   private notify(namespace: string, name: string): void {

@@ -1,12 +1,5 @@
 import { addressAt, sanitizeHandleId, WINDOWS_RESERVED_HANDLE, type AllocationBlock, type BlockAffinity, type IPAMHandle } from '@ipamkit/models';
 
-/** What the post-run checks read: one consistent listing of the IPAM objects. */
-export interface IpamSnapshot {
-  readonly blocks: readonly AllocationBlock[];
-  readonly handles: readonly IPAMHandle[];
-  readonly affinities: readonly BlockAffinity[];
-}
-
 /** One allocated ordinal, with the address it stands for. */
 export interface AllocatedAddress {
   readonly ip: string;
@@ -53,7 +46,7 @@ export function duplicateAddressViolations(addresses: readonly AllocatedAddress[
  * Every handle's per-block count equals the ordinals of that block carrying the handle, and every
  * handle an allocation names exists. Keys are compared sanitized, as the handle store keys them.
  */
-export function handleCountViolations(snapshot: IpamSnapshot, addresses: readonly AllocatedAddress[]): string[] {
+export function handleCountViolations(handles: readonly IPAMHandle[], addresses: readonly AllocatedAddress[]): string[] {
   const counted = new Map<string, Map<string, number>>();
   for (const a of addresses) {
     if (a.handleId === undefined || a.handleId.toLowerCase() === WINDOWS_RESERVED_HANDLE) continue;
@@ -64,7 +57,7 @@ export function handleCountViolations(snapshot: IpamSnapshot, addresses: readonl
   }
   const out: string[] = [];
   const seen = new Set<string>();
-  for (const handle of snapshot.handles) {
+  for (const handle of handles) {
     if (handle.deleted) continue;
     const key = sanitizeHandleId(handle.handleId);
     seen.add(key);

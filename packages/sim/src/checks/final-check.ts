@@ -54,7 +54,7 @@ export async function finalCheck(input: FinalCheckInput): Promise<FinalCheckResu
     if (problem !== undefined) violations.push(`block ${b.cidr} is malformed: ${problem}`);
   }
   const duplicates = duplicateAddressViolations(addresses);
-  violations.push(...duplicates, ...handleCountViolations({ blocks, handles, affinities }, addresses), ...pendingAffinityViolations(affinities));
+  violations.push(...duplicates, ...handleCountViolations(handles, addresses), ...pendingAffinityViolations(affinities));
   if (input.goneHandles !== undefined) violations.push(...orphanViolations(addresses, input.goneHandles, 'its owner is gone and the grace period passed'));
   if (input.sequence !== undefined) violations.push(...input.sequence.violations);
   return {

@@ -52,10 +52,6 @@ export class AllocatorProcess {
     return proc;
   }
 
-  get pid(): number {
-    return this.child.pid ?? -1;
-  }
-
   call(req: Omit<WorkerRequest, 'id'>): Promise<CallOutcome> {
     if (this.exited) return Promise.resolve({ killed: true });
     const id = this.nextId++;

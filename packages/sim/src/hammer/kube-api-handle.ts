@@ -37,11 +37,6 @@ export class KubeApiHandle {
     return this.last.url;
   }
 
-  /** Faults injected so far (as of the last status the server sent). */
-  get injected(): KubeApiStatus['injected'] {
-    return this.last.injected;
-  }
-
   /** Sets the fault rate and waits for the server to confirm it (with the counts so far). */
   async setFaultRate(faultRate: number): Promise<KubeApiStatus> {
     return new Promise((resolve) => {

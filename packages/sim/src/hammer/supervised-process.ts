@@ -43,10 +43,6 @@ export class SupervisedProcess {
     });
   }
 
-  get running(): boolean {
-    return this.child !== undefined;
-  }
-
   /** SIGKILL, whatever it is doing; the supervisor starts it again. */
   kill(): void {
     if (this.child === undefined) return;

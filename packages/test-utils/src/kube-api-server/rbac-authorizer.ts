@@ -115,12 +115,6 @@ export class RbacAuthorizer {
   unusedGrants(): Grant[] {
     return this.role.rules.flatMap((rule, index) => grantsOf(rule, index)).filter((g) => !this.used.has(grantKey(g)));
   }
-
-  /** Forgets what was used and denied (a fresh flow on the same server). */
-  reset(): void {
-    this.used.clear();
-    this.deniedRequests.length = 0;
-  }
 }
 
 /** `get nodes`, `update services/status`, `list ipamblocks.crd.projectcalico.org`: how a report names a grant. */

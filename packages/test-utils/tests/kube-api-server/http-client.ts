@@ -1,5 +1,5 @@
 import type { KubeApiServer } from '../../src/index.js';
-import { parseLosslessJson, stringifyLosslessJson } from '../../src/index.js';
+import { parseLosslessJson, stringifyLosslessJson } from '../../src/kube-api-server/lossless-json.js';
 
 export interface Reply {
   status: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { matchesLabels, parseLabelSelector } from '../../src/index.js';
+import { matchesLabels, parseLabelSelector } from '../../src/kube-api-server/label-selector.js';
 
 const LABELS = { app: 'web', tier: 'front', 'projectcalico.org/ip-version': '4', empty: '' };
 

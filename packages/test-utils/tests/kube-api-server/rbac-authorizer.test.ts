@@ -1,13 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ClusterRoleError,
-  leastPrivilegeReport,
-  parseClusterRole,
-  RbacAuthorizer,
-  requestAttributes,
-  startKubeApiServer,
-  type KubeApiServer,
-} from '../../src/index.js';
+import { ClusterRoleError, parseClusterRole } from '../../src/kube-api-server/cluster-role.js';
+import { leastPrivilegeReport } from '../../src/kube-api-server/rbac-authorizer.js';
+import { RbacAuthorizer, requestAttributes, startKubeApiServer, type KubeApiServer } from '../../src/index.js';
 import { call } from './http-client.js';
 
 const ROLE = `apiVersion: rbac.authorization.k8s.io/v1
