@@ -35,6 +35,21 @@ describe('copyValue', () => {
     expect(copy.attributes[0]?.activeOwnerAttrs).not.toBe(value.attributes[0]?.activeOwnerAttrs);
   });
 
+  it('shares deeply frozen plain objects when asked to, and copies everything else', () => {
+    const frozen = Object.freeze({ handleId: 'h', activeOwnerAttrs: Object.freeze({ pod: 'p' }) });
+    const shallow = Object.freeze({ handleId: 'h', activeOwnerAttrs: { pod: 'p' } });
+    const list = Object.freeze(['a']);
+    const value = { attributes: [frozen, shallow], list };
+    const shared = copyValue(value, true);
+    expect(shared).toStrictEqual(value);
+    expect(shared.attributes).not.toBe(value.attributes);
+    expect(shared.attributes[0]).toBe(frozen);
+    expect(shared.attributes[1]).not.toBe(shallow);
+    expect(shared.attributes[1]?.activeOwnerAttrs).not.toBe(shallow.activeOwnerAttrs);
+    expect(shared.list).not.toBe(list);
+    expect(copyValue(value).attributes[0]).not.toBe(frozen);
+  });
+
   it('keeps a __proto__ key as an own data property and bigints as they are', () => {
     const copy = copyValue(JSON.parse('{"__proto__":{"x":1},"n":[null,true,"s"]}') as Record<string, unknown>);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);

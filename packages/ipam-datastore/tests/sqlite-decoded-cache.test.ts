@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConflictError, type Datastore, type DatastoreTx } from '@ipamkit/models';
+import { type AllocationAttribute, ConflictError, type Datastore, type DatastoreTx } from '@ipamkit/models';
 import { allocateFirst, sampleBlock, sampleHandle } from '@ipamkit/test-utils';
 import type { KindName } from '../src/engine/kinds.js';
-import { decodedAsIs, decodedCopy } from '../src/sqlite/decoded-copy.js';
+import { decodedAsIs, decodedCopy, frozenAttributeText } from '../src/sqlite/decoded-copy.js';
 import { DecodedValueCache } from '../src/sqlite/decoded-value-cache.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
 import { decodeValue, encodeExact, encodeValue } from '../src/sqlite/row-codec.js';
@@ -95,6 +95,50 @@ describe('transaction reads', () => {
   });
 });
 
+describe('frozen attributes', () => {
+  const frozen = (a: AllocationAttribute): AllocationAttribute => {
+    if (a.activeOwnerAttrs !== undefined) Object.freeze(a.activeOwnerAttrs);
+    return Object.freeze(a);
+  };
+
+  it('are shared by a copy, their text reused, and never changed through a transaction read', async () => {
+    const attribute = frozen({ handleId: 'h1', activeOwnerAttrs: { namespace: 'default', pod: 'p' } });
+    const loose = { handleId: 'h2', activeOwnerAttrs: Object.freeze({ pod: 'q' }) };
+    const block = { ...sampleBlock('10.0.0.0/30'), allocations: [0, 1, null, null], attributes: [attribute, loose] };
+    const copy = decodedCopy('block', block);
+    const attributes = copy?.['attributes'] as unknown[];
+    expect(attributes[0]).toBe(attribute);
+    expect(frozenAttributeText(attribute)).toBe(JSON.stringify(attribute));
+    // Only an attribute frozen with its owner maps is shared; the loose one is copied.
+    expect(attributes[1]).not.toBe(loose);
+    expect(frozenAttributeText(loose)).toBeUndefined();
+    expect(encodeExact('block', copy ?? {})).toBe(encodeValue(block as unknown as Record<string, unknown>));
+
+    const tmp = tempDir('sqlite-frozen');
+    const ds = createSqliteDatastore({ path: join(tmp.dir, 'ipam.db') });
+    try {
+      const created = await ds.blocks.create(sampleBlock('10.0.0.0/30'));
+      const written = { ...block, revision: created.revision };
+      await transact(ds, (tx) => Promise.resolve(tx.write({ kind: 'block', op: 'update', value: written })));
+      const stored = await ds.blocks.get('10.0.0.0/30');
+      // The transaction's read takes the value the write left: its attribute is the frozen one.
+      await expect(
+        transact(ds, async (tx) => {
+          const read = await tx.blocks.get('10.0.0.0/30');
+          expect(read.attributes[0]).toBe(attribute);
+          Object.assign(read.attributes[0] ?? {}, { handleId: 'changed' });
+        }),
+      ).rejects.toBeInstanceOf(TypeError);
+      expect(await ds.blocks.get('10.0.0.0/30')).toStrictEqual(stored);
+      expect(await transact(ds, (tx) => tx.blocks.get('10.0.0.0/30'))).toStrictEqual(stored);
+      expect(stored.attributes[0]).toStrictEqual({ handleId: 'h1', activeOwnerAttrs: { namespace: 'default', pod: 'p' } });
+    } finally {
+      await ds.close();
+      tmp.remove();
+    }
+  });
+});
+
 // Values that round-trip exactly and values the codec changes (unsafe integers as numbers, small
 // bigints, -0, undefined members and items, holes, Dates, Maps).
 const roundTripValue = fc.letrec((tie) => ({
@@ -168,9 +212,14 @@ describe('decodedCopy', () => {
   });
 
   it('copies attributes shaped as the core writes them as decoding would, and declines near misses', () => {
+    // Some attributes frozen, some with their owner maps: frozen ones of the right shape are shared.
+    const maybeFrozen = fc.tuple(attributeLike, fc.constantFrom('no', 'shallow', 'deep')).map(([a, how]) => {
+      if (how === 'deep') for (const map of [a.activeOwnerAttrs, a.alternateOwnerAttrs]) if (typeof map === 'object' && map !== null) Object.freeze(map);
+      return how === 'no' ? a : Object.freeze(a);
+    });
     const block = fc.record({
       cidr: fc.constant('10.0.0.0/30'),
-      attributes: fc.array(attributeLike, { minLength: 1, maxLength: 3 }),
+      attributes: fc.array(maybeFrozen, { minLength: 1, maxLength: 3 }),
       sequenceNumber: fc.bigInt({ min: 0n, max: 1n << 64n }),
       sequenceNumberForAllocation: fc.constant({ '0': 1n }),
     });
@@ -181,6 +230,9 @@ describe('decodedCopy', () => {
         if (copy === undefined) return;
         answered++;
         expect(shape(copy)).toStrictEqual(shape(decodeValue('block', encodeValue(value))));
+        // The native writer refuses a bigint elsewhere (undefined): the lossless writer is used then.
+        expect(encodeExact('block', copy) ?? encodeValue(copy)).toBe(encodeValue(value));
+        (copy['attributes'] as unknown[]).forEach((a, i) => expect(a === value.attributes[i]).toBe(Object.isFrozen(a) && frozenAttributeText(a) !== undefined));
       }),
       { numRuns: 1500 },
     );

@@ -4,7 +4,8 @@ import type { AllocationAttribute, AllocationBlock } from '@ipamkit/models';
 // mutates only its private copy, so a block read from the datastore is never changed in place.
 // Attribute objects are never changed in place either (an operation appends a new one or replaces
 // the array), so a clone shares them (design/ipam-core.md, "Allocation cost: the fifth round
-// (2026-12-02)").
+// (2026-12-02)"), and every attribute an operation makes is frozen with its owner maps, which lets
+// the SQLite engine share it and reuse its text ("Allocation cost: the sixth round (2026-12-02)").
 
 /** Cuts a handle at the first `\r` (repairs data from the old host-local migration bug). */
 export function sanitizeHandle(handleId: string | undefined): string | undefined {
@@ -41,12 +42,23 @@ export function sameOwnerAttrs(a: Record<string, string> | undefined, b: Record<
   return aKeys.every((k) => Object.hasOwn(b ?? {}, k) && b?.[k] === a?.[k]);
 }
 
-/** Builds an attribute; an empty owner map is left out, as the wire format would. */
+/**
+ * Freezes a new attribute, its owner maps replaced by frozen copies (the maps may be a caller's or
+ * an input block's): how every attribute an operation makes is stored.
+ */
+export function frozenAttribute(attribute: AllocationAttribute): AllocationAttribute {
+  const { activeOwnerAttrs: active, alternateOwnerAttrs: alternate } = attribute;
+  if (active !== undefined) attribute.activeOwnerAttrs = Object.freeze({ ...active });
+  if (alternate !== undefined) attribute.alternateOwnerAttrs = Object.freeze({ ...alternate });
+  return Object.freeze(attribute);
+}
+
+/** Builds a frozen attribute; an empty owner map is left out, as the wire format would. */
 export function makeAttribute(handleId: string | undefined, attrs: Record<string, string> | undefined): AllocationAttribute {
   const attribute: AllocationAttribute = {};
   if (handleId !== undefined) attribute.handleId = handleId;
-  if (!isEmptyMap(attrs)) attribute.activeOwnerAttrs = { ...attrs };
-  return attribute;
+  if (attrs !== undefined && !isEmptyMap(attrs)) attribute.activeOwnerAttrs = attrs;
+  return frozenAttribute(attribute);
 }
 
 /**

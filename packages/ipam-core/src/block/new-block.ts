@@ -1,6 +1,6 @@
 import type { AllocationBlock, BlockOwner } from '@ipamkit/models';
 import { InvalidBlockArgumentError } from './block-errors.js';
-import { formatWholeSeconds } from './block-state.js';
+import { formatWholeSeconds, makeAttribute } from './block-state.js';
 import type { HostReservedAttr } from './host-reserved-attr.js';
 import { formatBlockInterval } from './ip-address.js';
 import { blockRange, blockSize } from './ordinals.js';
@@ -52,7 +52,7 @@ export function newBlock(args: NewBlockArgs): AllocationBlock {
   }
   for (let o = start; o < n - end; o += 1) block.unallocated.push(o);
   if (args.hostReserved !== undefined && start + end > 0) {
-    block.attributes.push({ handleId: args.hostReserved.handle, activeOwnerAttrs: { note: args.hostReserved.note } });
+    block.attributes.push(makeAttribute(args.hostReserved.handle, { note: args.hostReserved.note }));
     for (let o = 0; o < start; o += 1) block.allocations[o] = 0;
     for (let o = n - end; o < n; o += 1) block.allocations[o] = 0;
   }

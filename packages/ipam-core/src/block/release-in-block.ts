@@ -1,5 +1,5 @@
 import { BadHandleError, BadSequenceNumberError, type AllocationBlock } from '@ipamkit/models';
-import { cloneBlock, formatReleasedAt, sanitizeHandle } from './block-state.js';
+import { cloneBlock, formatReleasedAt, frozenAttribute, sanitizeHandle } from './block-state.js';
 import { collectInPlace, type CooldownArgs } from './garbage-collect-cooldown.js';
 import { addressOf, ordinalOf } from './ordinals.js';
 
@@ -65,7 +65,7 @@ export function releaseInBlock(block: AllocationBlock, args: ReleaseInBlockArgs)
   }
   const next = cloneBlock(block);
   if (toRelease.length > 0) {
-    next.attributes.push({ releasedAt: formatReleasedAt(args.now) });
+    next.attributes.push(frozenAttribute({ releasedAt: formatReleasedAt(args.now) }));
     const cooldownIndex = next.attributes.length - 1;
     for (const ordinal of toRelease) {
       next.allocations[ordinal] = cooldownIndex;

@@ -1,6 +1,6 @@
 import { BadHandleError, IPInCooldownError, isRecord, NotFoundError, type AllocationBlock } from '@ipamkit/models';
 import { InvalidBlockArgumentError, OwnerPreconditionError } from './block-errors.js';
-import { cloneBlock, compactAttributes, sanitizeHandle } from './block-state.js';
+import { cloneBlock, compactAttributes, frozenAttribute, sanitizeHandle } from './block-state.js';
 import { ordinalOf } from './ordinals.js';
 
 /** A pod identity as the `pod` and `namespace` owner attributes carry it. */
@@ -119,10 +119,10 @@ export function setOwnerAttributesInBlock(block: AllocationBlock, args: SetOwner
   const next = cloneBlock(block);
   const own = { ...attribute };
   if (updates.clearActiveOwner === true) delete own.activeOwnerAttrs;
-  else if (updates.activeOwnerAttrs !== undefined) own.activeOwnerAttrs = { ...updates.activeOwnerAttrs };
+  else if (updates.activeOwnerAttrs !== undefined) own.activeOwnerAttrs = updates.activeOwnerAttrs;
   if (updates.clearAlternateOwner === true) delete own.alternateOwnerAttrs;
-  else if (updates.alternateOwnerAttrs !== undefined) own.alternateOwnerAttrs = { ...updates.alternateOwnerAttrs };
-  next.attributes.push(own);
+  else if (updates.alternateOwnerAttrs !== undefined) own.alternateOwnerAttrs = updates.alternateOwnerAttrs;
+  next.attributes.push(frozenAttribute(own));
   next.allocations[ordinal] = next.attributes.length - 1;
   compactAttributes(next);
   return { block: next };

@@ -118,6 +118,16 @@ describe('withCasRetry', () => {
     await withCasRetry(() => Promise.resolve(1), { sleep });
     expect(waits).toEqual([]);
   });
+
+  it('passes each field of the policy to the loop: onRetry, attempts, isRetryable and the operation named on exhaustion', async () => {
+    const seen: number[] = [];
+    const failing = () => Promise.reject(new ConflictError('k'));
+    const exhausted = withCasRetry(failing, { backoff: false, attempts: 3, operation: 'the test', onRetry: (_err, attempt) => seen.push(attempt) });
+    await expect(exhausted).rejects.toThrow(/the test/);
+    await expect(exhausted).rejects.toBeInstanceOf(MaxRetriesError);
+    expect(seen).toEqual([0, 1, 2]);
+    await expect(withCasRetry(failing, { backoff: false, isRetryable: () => false })).rejects.toBeInstanceOf(ConflictError);
+  });
 });
 
 describe('the CAS backoff (full jitter over DEFAULT_CAS_BACKOFF)', () => {

@@ -14,7 +14,16 @@ export function setOwn(target: Record<string, unknown>, key: string, item: unkno
   else target[key] = item;
 }
 
-function copyPlain(value: unknown, depth: number): unknown {
+/** A frozen plain object whose members are primitives or such objects: it can never change. */
+function deeplyFrozen(value: object, depth: number): boolean {
+  if (depth > MAX_DEPTH || !Object.isFrozen(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const item of Object.values(value) as unknown[]) {
+    if (typeof item === 'function' || (typeof item === 'object' && item !== null && !deeplyFrozen(item, depth + 1))) return false;
+  }
+  return true;
+}
+
+function copyPlain(value: unknown, depth: number, shareFrozen: boolean): unknown {
   switch (typeof value) {
     case 'object':
       break;
@@ -27,6 +36,7 @@ function copyPlain(value: unknown, depth: number): unknown {
   }
   if (value === null) return null;
   if (depth > MAX_DEPTH) return NOT_PLAIN;
+  if (shareFrozen && deeplyFrozen(value, depth)) return value;
   if (Array.isArray(value)) {
     if (Object.getPrototypeOf(value) !== Array.prototype) return NOT_PLAIN;
     const items: unknown[] = value;
@@ -36,7 +46,7 @@ function copyPlain(value: unknown, depth: number): unknown {
       const item = items[i];
       // A hole stays a hole, as structuredClone keeps it.
       if (item === undefined && !(i in items)) continue;
-      const copy = copyPlain(item, depth + 1);
+      const copy = copyPlain(item, depth + 1, shareFrozen);
       if (copy === NOT_PLAIN) return NOT_PLAIN;
       out[i] = copy;
     }
@@ -48,7 +58,7 @@ function copyPlain(value: unknown, depth: number): unknown {
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
-    const copy = copyPlain(source[key], depth + 1);
+    const copy = copyPlain(source[key], depth + 1, shareFrozen);
     if (copy === NOT_PLAIN) return NOT_PLAIN;
     setOwn(out, key, copy);
   }
@@ -61,8 +71,10 @@ function copyPlain(value: unknown, depth: number): unknown {
  * Map, Date or class instance, a function, a cycle) is copied whole by structuredClone, with its
  * result or its error. Unlike structuredClone, an object reached twice is copied twice and extra
  * non-index properties of an array are dropped: stored values are JSON data and have neither.
+ * With `shareFrozen`, a deeply frozen plain object (the core's block attributes) is shared instead
+ * of copied: nobody can change it (design/ipam-datastore.md, "Frozen attributes").
  */
-export function copyValue<T>(value: T): T {
-  const copy = copyPlain(value, 0);
+export function copyValue<T>(value: T, shareFrozen = false): T {
+  const copy = copyPlain(value, 0, shareFrozen);
   return copy === NOT_PLAIN ? structuredClone(value) : (copy as T);
 }

@@ -37,9 +37,13 @@ export class DecodedMemo {
     return value;
   }
 
-  /** Records `value` as the version of `key` written at `modRevision` (a private copy is kept). */
+  /**
+   * Records `value` as the version of `key` written at `modRevision` (a private copy is kept, which
+   * shares the deeply frozen objects, a block's attributes, so that the next write of the block
+   * finds their etcd text remembered: design/ipam-datastore.md, "Frozen attributes").
+   */
   remember(key: string, modRevision: string, value: unknown): void {
-    this.keep(key, { modRevision, value: copyValue(value), written: true });
+    this.keep(key, { modRevision, value: copyValue(value, true), written: true });
   }
 
   private keep(key: string, entry: Entry): void {

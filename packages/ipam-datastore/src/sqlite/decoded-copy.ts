@@ -111,28 +111,50 @@ function decodedForm(kind: KindName, value: Record<string, unknown>, copy: boole
 }
 
 /**
+ * Attributes that are frozen, with their owner maps, and shaped as the core writes them, with the
+ * JSON text of each. Such an attribute can never change (the core freezes every attribute it makes),
+ * so a copy shares it instead of copying it and `encodeExact` reuses its text (design/ipam-core.md,
+ * "Allocation cost: the sixth round (2026-12-02)"). Nothing here freezes anything.
+ */
+const frozenAttributes = new WeakMap<object, string>();
+
+/** The JSON text of a frozen attribute `attributesCopy` shared, or undefined for any other value. */
+export function frozenAttributeText(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? frozenAttributes.get(value) : undefined;
+}
+
+/**
  * A block's attributes copied by their known shape (a handle, owner maps of strings, a release
  * time) at about a tenth of the generic walk's cost (design/ipam-datastore.md, "Values stored
- * once"); NOT_EXACT for anything else, which the generic walk then decides.
+ * once"); NOT_EXACT for anything else, which the generic walk then decides. A frozen attribute
+ * (and owner maps) of that shape is shared, and its text remembered, instead of copied.
  */
 function attributesCopy(value: unknown): unknown {
   if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype) return NOT_EXACT;
   const items: unknown[] = value;
   const out = new Array<unknown>(items.length);
   for (let i = 0; i < items.length; i++) {
-    const attribute = plainObject(items[i]);
+    const item = items[i];
+    if (frozenAttributeText(item) !== undefined) {
+      out[i] = item;
+      continue;
+    }
+    const attribute = plainObject(item);
     if (attribute === undefined || typeof attribute['toJSON'] === 'function') return NOT_EXACT;
+    let shared = Object.isFrozen(attribute) && Object.getPrototypeOf(attribute) === Object.prototype;
     const copy: Record<string, unknown> = {};
     for (const key of Object.keys(attribute)) {
-      const item = attribute[key];
+      const field = attribute[key];
       if (key === 'activeOwnerAttrs' || key === 'alternateOwnerAttrs') {
-        const map = stringMapCopy(item);
+        const map = stringMapCopy(field);
         if (map === undefined) return NOT_EXACT;
+        shared &&= Object.isFrozen(field) && Object.getPrototypeOf(field) === Object.prototype;
         copy[key] = map;
-      } else if ((key === 'handleId' || key === 'releasedAt') && typeof item === 'string') copy[key] = item;
+      } else if ((key === 'handleId' || key === 'releasedAt') && typeof field === 'string') copy[key] = field;
       else return NOT_EXACT;
     }
-    out[i] = copy;
+    if (shared) frozenAttributes.set(attribute, JSON.stringify(attribute));
+    out[i] = shared ? attribute : copy;
   }
   return out;
 }

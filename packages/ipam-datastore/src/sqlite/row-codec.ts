@@ -1,5 +1,6 @@
 import { parseWireJson, stringifyWireJson } from '@ipamkit/models';
 import type { KindName } from '../engine/kinds.js';
+import { frozenAttributeText } from './decoded-copy.js';
 
 const toBigInt = (v: unknown): bigint => (typeof v === 'bigint' ? v : BigInt(v as number));
 
@@ -39,6 +40,7 @@ export function encodeExact(kind: KindName, value: Record<string, unknown>): str
       let text: string;
       if (key === 'sequenceNumber' && typeof item === 'bigint') text = item.toString();
       else if (key === 'sequenceNumberForAllocation' && typeof item === 'object' && item !== null) text = bigintObjectText(item as Record<string, unknown>);
+      else if (key === 'attributes' && Array.isArray(item)) text = attributesText(item);
       else text = JSON.stringify(item);
       out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + text;
     }
@@ -46,6 +48,18 @@ export function encodeExact(kind: KindName, value: Record<string, unknown>): str
   } catch {
     return undefined;
   }
+}
+
+/** As JSON.stringify of the array, reusing the text of each frozen attribute a copy shared (decoded-copy.ts). */
+function attributesText(items: unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    // In an array the native writer renders what it cannot write (undefined, a function) as null.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify is typed string but answers undefined for those.
+    out += (i > 0 ? ',' : '') + (frozenAttributeText(item) ?? JSON.stringify(item) ?? 'null');
+  }
+  return out + ']';
 }
 
 function bigintObjectText(map: Record<string, unknown>): string {

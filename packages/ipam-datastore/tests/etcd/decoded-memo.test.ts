@@ -52,6 +52,17 @@ describe('DecodedMemo', () => {
     expect(decodes).toBe(0);
   });
 
+  it('keeps a write\'s deeply frozen attributes as they are, so a taker gets the same objects', () => {
+    const memo = new DecodedMemo();
+    const attribute = Object.freeze({ handleId: 'h', activeOwnerAttrs: Object.freeze({ pod: 'p' }) });
+    const written = { ...block(), attributes: [attribute] };
+    memo.remember('k', '7', written);
+    const taken = memo.decode('k', '7', block, true);
+    expect(taken).not.toBe(written);
+    expect(taken.attributes).not.toBe(written.attributes);
+    expect(taken.attributes[0]).toBe(attribute);
+  });
+
   it('decodes a version it does not hold, whatever the key held before', () => {
     const memo = new DecodedMemo();
     memo.remember('k', '7', block());

@@ -53,8 +53,28 @@ function attributesJson(attributes: readonly AllocationAttribute[], path: string
   return `${out}]`;
 }
 
+/**
+ * The text of each attribute frozen with its owner maps (the core freezes every attribute it makes):
+ * such an attribute never changes, so its text is written once and reused by every later write of
+ * the block (design/models.md, "The etcd block writer").
+ */
+const frozenTexts = new WeakMap<AllocationAttribute, string>();
+
+function frozenWithMaps(attr: AllocationAttribute): boolean {
+  const frozenMap = (map: unknown): boolean => map === undefined || Object.isFrozen(map);
+  return Object.isFrozen(attr) && Object.getPrototypeOf(attr) === Object.prototype && frozenMap(attr.activeOwnerAttrs) && frozenMap(attr.alternateOwnerAttrs);
+}
+
 /** One attribute in Calico's field order; its owner maps with sorted keys, as Go writes a map. */
 function attributeJson(attr: AllocationAttribute, path: string): string | undefined {
+  const known = frozenTexts.get(attr);
+  if (known !== undefined) return known;
+  const text = freshAttributeJson(attr, path);
+  if (text !== undefined && frozenWithMaps(attr)) frozenTexts.set(attr, text);
+  return text;
+}
+
+function freshAttributeJson(attr: AllocationAttribute, path: string): string | undefined {
   let out = '{';
   const handleId: unknown = attr.handleId;
   if (handleId !== undefined && handleId !== '') {

@@ -51,14 +51,47 @@ const blockArb: fc.Arbitrary<AllocationBlock> = fc
   )
   .map((b) => b as AllocationBlock);
 
+/** Some attributes frozen, some with their owner maps too (the writer reuses the text of those). */
+const freezing = fc.array(fc.constantFrom('no', 'shallow', 'deep'), { minLength: 6, maxLength: 6 });
+function frozenAsTold(block: AllocationBlock, how: readonly string[]): AllocationBlock {
+  block.attributes.forEach((a, i) => {
+    if (how[i] === 'deep') for (const map of [a.activeOwnerAttrs, a.alternateOwnerAttrs]) if (map !== undefined) Object.freeze(map);
+    if (how[i] !== 'no') Object.freeze(a);
+  });
+  return block;
+}
+
 describe('the etcd block writer', () => {
   it('writes every block byte for byte as the general path does, or fails with its error', () => {
     fc.assert(
-      fc.property(blockArb, (block) => {
-        expect(direct(block)).toEqual(general(block));
+      fc.property(blockArb, freezing, (block, how) => {
+        const frozen = frozenAsTold(block, how);
+        expect(direct(frozen)).toEqual(general(frozen));
+        // Again, now that the text of the frozen attributes is remembered.
+        expect(direct(frozen)).toEqual(general(frozen));
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('writes an attribute frozen with its owner maps once, and reuses its text', () => {
+    let reads = 0;
+    const attribute = Object.freeze({
+      get handleId() {
+        reads++;
+        return 'h1';
+      },
+      activeOwnerAttrs: Object.freeze({ pod: 'p' }),
+    });
+    const loose = { handleId: 'h2', activeOwnerAttrs: { pod: 'q' } };
+    const block: AllocationBlock = {
+      cidr: '10.0.0.0/30', allocations: [0, 1, null, null], unallocated: [2, 3], attributes: [attribute, loose],
+      sequenceNumber: 1n, sequenceNumberForAllocation: { '0': 1n, '1': 1n }, deleted: false,
+    };
+    const first = writeEtcdBlockJson(block, 'value');
+    expect(first).toContain('{"handle_id":"h1","secondary":{"pod":"p"}}');
+    expect(writeEtcdBlockJson({ ...block, attributes: [attribute, Object.freeze(loose)] }, 'value')).toBe(first);
+    expect(reads).toBe(1);
   });
 
   it('writes a block the CNI leaves (attributes, claim time, big sequence numbers) itself, without the general path', () => {
