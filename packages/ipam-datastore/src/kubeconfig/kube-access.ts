@@ -1,5 +1,6 @@
 import type { Agent, OutgoingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { definedFields } from '@ipamkit/models';
 import type { RequestOptions } from 'node:https';
 import { Http1Client, parseHttpUrl, type HttpUrl } from '../http1/index.js';
 import type { KubeConnection } from './kube-connection.js';
@@ -68,10 +69,7 @@ const sameIdentity = (a: ConnectionIdentity, b: ConnectionIdentity): boolean =>
 function tlsOptionsOf(conn: KubeConnection): { rejectUnauthorized: boolean; ca?: Buffer; cert?: Buffer; key?: Buffer; servername?: string } {
   return {
     rejectUnauthorized: !conn.insecure,
-    ...(conn.ca === undefined ? {} : { ca: conn.ca }),
-    ...(conn.cert === undefined ? {} : { cert: conn.cert }),
-    ...(conn.key === undefined ? {} : { key: conn.key }),
-    ...(conn.tlsServerName === undefined ? {} : { servername: conn.tlsServerName }),
+    ...definedFields({ ca: conn.ca, cert: conn.cert, key: conn.key, servername: conn.tlsServerName }),
   };
 }
 
