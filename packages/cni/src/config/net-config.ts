@@ -1,4 +1,4 @@
-import { canonicalAddress, canonicalCidr } from '@ipamkit/models';
+import { canonicalAddress, canonicalCidr, definedFields } from '@ipamkit/models';
 import { CniDecodeError, NetworkConfigError } from '../errors.js';
 import { negotiateVersion, type CniVersion } from './cni-version.js';
 import { echoInput, INPUT_LIMITS } from './input-limits.js';
@@ -122,11 +122,6 @@ function attachmentsOf(conf: JsonObject): Attachment[] | undefined {
   });
 }
 
-/** Drops undefined members so optional fields are absent, as exactOptionalPropertyTypes wants. */
-function definedOnly<T extends object>(obj: { [K in keyof T]: T[K] | undefined }): T {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
-}
-
 /** Parses stdin into a NetConf. Not JSON → code 6; wrong shape → code 7; version → code 1. */
 export function parseNetConf(stdin: string): NetConf {
   let raw: unknown;
@@ -155,10 +150,10 @@ export function parseNetConf(stdin: string): NetConf {
   gateways.forEach((g, i) => checked(() => canonicalAddress(g), `ipam.gateways[${i}] is not an IP address: ${echoInput(g)}`));
   optionalNumber(raw, 'qps');
   optionalNumber(raw, 'burst');
-  return definedOnly<NetConf>({
+  return definedFields({
     cniVersion,
     name,
-    ipam: definedOnly<IpamSection>({
+    ipam: definedFields({
       type: optionalString(ipamRaw, 'type', 'ipam.type'),
       assignIpv4: optionalString(ipamRaw, 'assign_ipv4', 'ipam.assign_ipv4'),
       assignIpv6: optionalString(ipamRaw, 'assign_ipv6', 'ipam.assign_ipv6'),
@@ -174,7 +169,7 @@ export function parseNetConf(stdin: string): NetConf {
     ipamLockFile: optionalString(raw, 'ipam_lock_file', 'ipam_lock_file', PATH),
     datastoreType: optionalString(raw, 'datastore_type'),
     sqlitePath: optionalString(raw, 'sqlite_path', 'sqlite_path', PATH),
-    etcd: definedOnly({
+    etcd: definedFields({
       endpoints: optionalString(raw, 'etcd_endpoints'),
       authority: optionalString(raw, 'etcd_authority'),
       scheme: optionalString(raw, 'etcd_scheme'),
@@ -184,11 +179,11 @@ export function parseNetConf(stdin: string): NetConf {
       caCertFile: optionalString(raw, 'etcd_ca_cert_file', 'etcd_ca_cert_file', PATH),
       prefix: optionalString(raw, 'etcd_prefix'),
     }),
-    kubernetes: definedOnly({
+    kubernetes: definedFields({
       kubeconfig: optionalString(kube, 'kubeconfig', 'kubernetes.kubeconfig', PATH),
       k8sApiRoot: optionalString(kube, 'k8s_api_root', 'kubernetes.k8s_api_root'),
     }),
-    policy: definedOnly({
+    policy: definedFields({
       type: optionalString(policy, 'type', 'policy.type'),
       k8sApiRoot: optionalString(policy, 'k8s_api_root', 'policy.k8s_api_root'),
       k8sAuthToken: optionalString(policy, 'k8s_auth_token', 'policy.k8s_auth_token', { max: INPUT_LIMITS.secret, secret: true }),

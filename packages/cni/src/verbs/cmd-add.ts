@@ -55,14 +55,12 @@ function shortText(a: IPAMAssignments | undefined, version: 4 | 6, want: number)
 async function assignExplicit(inv: Invocation, ipam: IpamClient, handleId: string, ips: readonly string[], attrs: Record<string, string>, capped: boolean): Promise<string[]> {
   const done: Allocated[] = [];
   try {
-    await inv.locked(() =>
-      withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning the requested addresses', async () => {
-        for (const ip of ips) {
-          const { sequenceNumber } = await ipam.assignIP({ ip, handleId, attrs, hostname: inv.node, intendedUse: 'Workload', ...(capped ? { maxAllocToHandlePerIPVersion: 1 } : {}) });
-          done.push({ address: ip, sequenceNumber });
-        }
-      }),
-    );
+    await withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning the requested addresses', async () => {
+      for (const ip of ips) {
+        const { sequenceNumber } = await ipam.assignIP({ ip, handleId, attrs, hostname: inv.node, intendedUse: 'Workload', ...(capped ? { maxAllocToHandlePerIPVersion: 1 } : {}) });
+        done.push({ address: ip, sequenceNumber });
+      }
+    });
   } catch (err) {
     await rollback(inv, ipam, handleId, done);
     throw err;
@@ -78,24 +76,22 @@ async function assignAuto(
   const windows = process.platform === 'win32';
   let got: { ipv4?: IPAMAssignments; ipv6?: IPAMAssignments };
   try {
-    got = await inv.locked(() =>
-      withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning addresses', () =>
-        ipam.autoAssign({
-          num4: req.num4,
-          num6: req.num6,
-          handleId: req.handleId,
-          attrs: req.attrs,
-          hostname: inv.node,
-          ipv4Pools: req.ipv4Pools,
-          ipv6Pools: req.ipv6Pools,
-          intendedUse: 'Workload',
-          maxBlocksPerHost: inv.conf.windowsUseSingleNetwork ? 1 : 0,
-          ...(req.namespace === undefined ? {} : { namespace: req.namespace }),
-          // KubeVirt persistence: a concurrent duplicate ADD gets the VM's address, not a second one.
-          ...(req.capped ? { maxAllocToHandlePerIPVersion: 1 } : {}),
-          ...(windows ? { hostReservedAttrIPv4s: { startOfBlock: 3, endOfBlock: 1, handle: WINDOWS_RESERVED_HANDLE, note: 'windows host rsvd' } } : {}),
-        }),
-      ),
+    got = await withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning addresses', () =>
+      ipam.autoAssign({
+        num4: req.num4,
+        num6: req.num6,
+        handleId: req.handleId,
+        attrs: req.attrs,
+        hostname: inv.node,
+        ipv4Pools: req.ipv4Pools,
+        ipv6Pools: req.ipv6Pools,
+        intendedUse: 'Workload',
+        maxBlocksPerHost: inv.conf.windowsUseSingleNetwork ? 1 : 0,
+        ...(req.namespace === undefined ? {} : { namespace: req.namespace }),
+        // KubeVirt persistence: a concurrent duplicate ADD gets the VM's address, not a second one.
+        ...(req.capped ? { maxAllocToHandlePerIPVersion: 1 } : {}),
+        ...(windows ? { hostReservedAttrIPv4s: { startOfBlock: 3, endOfBlock: 1, handle: WINDOWS_RESERVED_HANDLE, note: 'windows host rsvd' } } : {}),
+      }),
     );
   } catch (err) {
     // Unlike Calico (design/calico-callers.md#cni-quirks), a failure of either family gives back what the other got.
@@ -124,7 +120,6 @@ async function kubevirt(inv: Invocation, workload: Workload): Promise<KubevirtPl
   return plan;
 }
 
-/** ADD (design/calico-callers.md#add, with this package's differences in design/cni.md). Returns stdout. */
 /**
  * Starts the reads of the AutoAssign the network config alone asks for; annotations that change
  * the request only leave them unused (design/cni.md, "Read-ahead").
@@ -139,6 +134,7 @@ function readAheadOfConfig(inv: Invocation, args: CniArgs): void {
   if (request.kind === 'auto') inv.readAhead({ num4: request.assignIpv4 ? 1 : 0, num6: request.assignIpv6 ? 1 : 0 });
 }
 
+/** ADD (design/calico-callers.md#add, with this package's differences in design/cni.md). Returns stdout. */
 export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs): Promise<string> {
   const plan = await kubevirt(inv, workload);
   // The datastore opens while the pod and its namespace are read (design/cni.md, "Start-up cost").

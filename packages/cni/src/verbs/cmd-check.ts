@@ -1,4 +1,4 @@
-import { canonicalAddress, NotFoundError } from '@ipamkit/models';
+import { canonicalAddress, orUndefined } from '@ipamkit/models';
 import { isObject } from '../config/json-fields.js';
 import type { Workload } from '../config/workload.js';
 import { CheckFailedError, NetworkConfigError } from '../errors.js';
@@ -28,13 +28,7 @@ export function prevResultAddresses(prev: Record<string, unknown> | undefined): 
 export async function cmdCheck(inv: Invocation, workload: Workload): Promise<string> {
   const expected = new Set(prevResultAddresses(inv.conf.prevResult));
   const ipam = await inv.ipam();
-  let held: string[];
-  try {
-    held = await withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'reading the allocation', () => ipam.ipsByHandle(workload.handleId));
-  } catch (err) {
-    if (err instanceof NotFoundError) held = [];
-    else throw err;
-  }
+  const held = (await orUndefined(withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'reading the allocation', () => ipam.ipsByHandle(workload.handleId)))) ?? [];
   const owned = new Set(held.map((ip) => canonicalAddress(ip)));
   const missing = [...expected].filter((ip) => !owned.has(ip));
   const extra = [...owned].filter((ip) => !expected.has(ip));

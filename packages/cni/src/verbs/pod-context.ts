@@ -10,10 +10,6 @@ export interface PodContext {
   namespace?: Namespace;
 }
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /**
  * Reads the pod's and namespace's annotations and labels when the pod is a Kubernetes pod,
  * `policy.type` is `k8s` and Kubernetes access is configured (Calico's main plugin does this; we
@@ -45,7 +41,7 @@ export async function lookupPodContext(inv: Invocation, workload: Workload): Pro
   if (pod.value !== undefined) out.podAnnotations = pod.value.annotations;
   if (namespace.status === 'rejected') {
     const err: unknown = namespace.reason;
-    if (err instanceof NotFoundError) throw new AllocationError(`failed to get namespace ${workload.namespace}: ${message(err)}`, { cause: err });
+    if (err instanceof NotFoundError) throw new AllocationError(`failed to get namespace ${workload.namespace}: ${err.message}`, { cause: err });
     throw err;
   }
   if (namespace.value !== undefined) {
