@@ -145,11 +145,9 @@ export async function releasePoolAffinities(deps: ClientDeps, poolCidr: string):
 export async function releaseBlockAffinity(deps: ClientDeps, block: AllocationBlock, mustBeEmpty: boolean): Promise<void> {
   if (block.affinity === undefined) return;
   const config = await readIpamConfig(deps.ds, deps.windowsHost);
-  try {
-    await releaseBlockAffinityOf(deps, config, block.affinity, block.cidr, { requireEmpty: mustBeEmpty });
-  } catch (err) {
+  await releaseBlockAffinityOf(deps, config, block.affinity, block.cidr, { requireEmpty: mustBeEmpty }).catch((err: unknown) => {
     if (!ignorable(err)) throw err;
-  }
+  });
 }
 
 /** RemoveIPAMHost (design/calico-ipam.md#affinity-management): release the host's affinities (addresses stay allocated). */

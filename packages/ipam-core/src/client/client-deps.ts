@@ -3,6 +3,7 @@ import {
   type Datastore,
   type DatastoreTx,
   type IPAMConfig,
+  NotFoundError,
   type Versioned,
 } from '@ipamkit/models';
 import { bumpSequenceNumber } from '../block/block-writes.js';
@@ -36,6 +37,11 @@ export type Reader = Pick<DatastoreTx, 'blocks' | 'affinities' | 'handles' | 'ip
 
 /** `undefined` for a missing object (models' helper, re-exported for the core's modules). */
 export { orUndefined } from '@ipamkit/models';
+
+/** A `.catch` for a delete or a read whose object may be gone already, which is fine. */
+export function ignoreNotFound(err: unknown): void {
+  if (!(err instanceof NotFoundError)) throw err;
+}
 
 /**
  * Calico's blockFromBackend: the block as read, with the cooldown GC applied (design/calico-ipam.md#cross-cutting-mechanics).
