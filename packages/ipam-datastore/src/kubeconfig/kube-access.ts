@@ -37,14 +37,7 @@ function isHeaderList(h: OutgoingHttpHeaders | readonly string[]): h is readonly
 const TOKEN_FILE_REREAD_MS = 60_000;
 
 /** What a connection to the API server is made of: the same for two accesses means one pool serves both. */
-interface ConnectionIdentity {
-  readonly server: string;
-  readonly insecure: boolean;
-  readonly tlsServerName?: string | undefined;
-  readonly ca?: Buffer | undefined;
-  readonly cert?: Buffer | undefined;
-  readonly key?: Buffer | undefined;
-}
+type ConnectionIdentity = Pick<KubeConnection, 'server' | 'insecure' | 'tlsServerName' | 'ca' | 'cert' | 'key'>;
 
 interface SharedClient {
   readonly identity: ConnectionIdentity;
@@ -80,8 +73,7 @@ function takeSharedClient(conn: KubeConnection): Http1Client {
     return found.client;
   }
   const client = new Http1Client({ tls: tlsOptionsOf(conn) });
-  const { server, insecure, tlsServerName, ca, cert, key } = conn;
-  sharedClients.push({ identity: { server, insecure, tlsServerName, ca, cert, key }, client, users: 1 });
+  sharedClients.push({ identity: conn, client, users: 1 });
   return client;
 }
 

@@ -2,11 +2,6 @@ import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, matchesFilter, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 
-export interface MemoryEngineOptions {
-  /** How many change-log entries to keep for watches; older revisions expire. */
-  readonly changeLogRetention: number;
-}
-
 const copy = (row: StoredRow): StoredRow => ({ key: row.key, revision: row.revision, value: copyValue(row.value) });
 
 /**
@@ -55,7 +50,8 @@ export class MemoryEngine implements RowEngine {
   /** Each kind's keys in order, built on the first paged read and dropped when a key comes or goes. */
   private readonly sortedKeys = new Map<KindName, string[]>();
 
-  constructor(private readonly options: MemoryEngineOptions) {}
+  /** `changeLogRetention`: how many change-log entries to keep for watches; older revisions expire. */
+  constructor(private readonly options: { readonly changeLogRetention: number }) {}
 
   private table(kind: KindName): Map<string, StoredRow> {
     const t = this.tables.get(kind);
