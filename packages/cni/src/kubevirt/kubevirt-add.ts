@@ -15,24 +15,19 @@ export async function reuseVmAddresses(
   plan: KubevirtPlan,
   attrs: Record<string, string>,
 ): Promise<{ addresses: string[]; routes: boolean } | undefined> {
-  let ips: string[];
-  try {
-    ips = await ipam.ipsByHandle(plan.handleId);
-  } catch (err) {
-    if (!(err instanceof NotFoundError)) throw new AllocationError(`failed to get existing IPs for VM handle ${plan.handleId}: ${text(err)}`, { cause: err });
-    ips = [];
-  }
+  const ips = await ipam.ipsByHandle(plan.handleId).catch((err: unknown) => {
+    if (err instanceof NotFoundError) return [];
+    throw new AllocationError(`failed to get existing IPs for VM handle ${plan.handleId}: ${text(err)}`, { cause: err });
+  });
   const target = plan.vmi.migrationJobUid !== undefined;
   if (ips.length === 0) {
     if (target) throw new AllocationError(`migration target pod but no IP allocated to VM handle ${plan.handleId}`);
     return undefined;
   }
   for (const ip of ips) {
-    try {
-      await ipam.setOwnerAttributes(ip, plan.handleId, target ? { alternateOwnerAttrs: attrs } : { activeOwnerAttrs: attrs });
-    } catch (err) {
+    await ipam.setOwnerAttributes(ip, plan.handleId, target ? { alternateOwnerAttrs: attrs } : { activeOwnerAttrs: attrs }).catch((err: unknown) => {
       throw new AllocationError(`failed to set owner attributes for IP ${ip}: ${text(err)}`, { cause: err });
-    }
+    });
   }
   // A migration target gets no routes: the main plugin then leaves host routes to the source.
   return { addresses: ips.map((ip) => `${ip}/${bitsOf(ipVersionOfAddress(ip))}`), routes: !target };

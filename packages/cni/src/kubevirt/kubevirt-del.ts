@@ -1,5 +1,5 @@
 import type { IpamClient } from '@ipamkit/ipam-core';
-import { IPInCooldownError, NotFoundError } from '@ipamkit/models';
+import { IPInCooldownError, NotFoundError, orUndefined } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
 import { AllocationError } from '../errors.js';
 import type { Logger } from '@ipamkit/models';
@@ -15,21 +15,12 @@ const empty = (attrs: Record<string, string>): boolean => Object.keys(attrs).len
  * a VM handle that no longer exists is success (there is nothing to keep or release).
  */
 export async function kubevirtDel(ipam: IpamClient, plan: KubevirtPlan, workload: Workload, log: Logger): Promise<void> {
-  let ips: string[];
-  try {
-    ips = await ipam.ipsByHandle(plan.handleId);
-  } catch (err) {
-    if (err instanceof NotFoundError) return;
-    throw err;
-  }
+  const ips = await orUndefined(ipam.ipsByHandle(plan.handleId));
+  if (ips === undefined) return;
   const me = { namespace: workload.namespace, name: workload.pod };
   for (const ip of ips) {
-    let attrs;
-    try {
-      attrs = await ipam.getAssignmentAttributes(ip);
-    } catch {
-      continue;
-    }
+    const attrs = await ipam.getAssignmentAttributes(ip).catch(() => undefined);
+    if (attrs === undefined) continue;
     // A lost precondition (owners swapped concurrently) fails DEL so that the runtime retries.
     if (isOwner(attrs.activeOwnerAttrs, workload)) await ipam.setOwnerAttributes(ip, plan.handleId, { clearActiveOwner: true }, { expectedActiveOwner: me });
     else if (isOwner(attrs.alternateOwnerAttrs, workload)) await ipam.setOwnerAttributes(ip, plan.handleId, { clearAlternateOwner: true }, { expectedAlternateOwner: me });

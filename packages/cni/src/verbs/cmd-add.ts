@@ -6,7 +6,7 @@ import { AllocationError } from '../errors.js';
 import { detectVmiOfCall } from '../kubevirt/detect-vmi.js';
 import { reuseVmAddresses } from '../kubevirt/kubevirt-add.js';
 import { kubevirtAttributes, kubevirtPlan, rejectMigrationWithoutPersistence, type KubevirtPlan } from '../kubevirt/kubevirt-plan.js';
-import { allocationRequest, type AnnotationSources } from '../request/allocation-request.js';
+import { allocationRequest } from '../request/allocation-request.js';
 import { resolvePools } from '../request/resolve-pools.js';
 import { renderResult } from '../result/cni-result.js';
 import { ALLOCATION_DEADLINE_MS, SHORT_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
@@ -149,10 +149,7 @@ async function addUnderLock(inv: Invocation, workload: Workload, args: CniArgs, 
   const capped = plan?.persistence === true;
   readAheadOfConfig(inv, args);
   const pod = await lookupPodContext(inv, workload);
-  const sources: AnnotationSources = {};
-  if (pod.podAnnotations !== undefined) sources.pod = pod.podAnnotations;
-  if (pod.namespaceAnnotations !== undefined) sources.namespace = pod.namespaceAnnotations;
-  const request = allocationRequest(inv.conf, args, sources);
+  const request = allocationRequest(inv.conf, args, pod);
   if (request.kind === 'noIpam') {
     return renderResult(inv.conf.cniVersion, resultOf(inv.conf, request.ips.map((ip) => `${ip}/${bitsOf(ipVersionOfAddress(ip))}`)));
   }

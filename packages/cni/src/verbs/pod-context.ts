@@ -1,11 +1,10 @@
 import { NotFoundError, type Namespace } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
 import { AllocationError } from '../errors.js';
+import type { AnnotationSources } from '../request/allocation-request.js';
 import type { Invocation } from '../runtime/invocation.js';
 
-export interface PodContext {
-  podAnnotations?: Record<string, string>;
-  namespaceAnnotations?: Record<string, string>;
+export interface PodContext extends AnnotationSources {
   /** The namespace with its labels, for pool namespaceSelectors. */
   namespace?: Namespace;
 }
