@@ -48,8 +48,7 @@ export function ignoreNotFound(err: unknown): void {
  * The stored object is never touched; `block` is a fresh value when anything changed.
  */
 export function collectedBlock(stored: AllocationBlock, config: IPAMConfig, now: Date): { block: AllocationBlock; changed: boolean } {
-  const gc = garbageCollectCooldown(stored, { cooldownSeconds: config.ipCooldownSeconds, now });
-  return { block: gc.block, changed: gc.changed };
+  return garbageCollectCooldown(stored, { cooldownSeconds: config.ipCooldownSeconds, now });
 }
 
 /** `next` as an update of `original`: sequence number bumped once, CAS on the revision read (design/calico-ipam.md#cross-cutting-mechanics updateBlock). */
