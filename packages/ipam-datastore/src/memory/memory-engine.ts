@@ -2,8 +2,6 @@ import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, matchesFilter, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 
-const copy = (row: StoredRow): StoredRow => ({ key: row.key, revision: row.revision, value: copyValue(row.value) });
-
 /**
  * A stored row as read: its value is copied on first use, so a CAS check that only compares the
  * revision (and the soft-delete flag) copies nothing. Stored rows are never changed in place, so a
@@ -137,11 +135,8 @@ export class MemoryEngine implements RowEngine {
   }
 
   private keysInOrder(kind: KindName): string[] {
-    let keys = this.sortedKeys.get(kind);
-    if (keys === undefined) {
-      keys = [...this.table(kind).keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      this.sortedKeys.set(kind, keys);
-    }
+    const keys = this.sortedKeys.get(kind) ?? [...this.table(kind).keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.sortedKeys.set(kind, keys);
     return keys;
   }
 
@@ -151,7 +146,7 @@ export class MemoryEngine implements RowEngine {
     if (log === 'deleted' && before !== undefined) this.logRemoval(kind, before, row.revision);
     if (before === undefined) this.sortedKeys.delete(kind);
     this.record(() => (before === undefined ? t.delete(row.key) : t.set(row.key, before)));
-    const stored = copy(row);
+    const stored: StoredRow = { key: row.key, revision: row.revision, value: copyValue(row.value) };
     t.set(row.key, stored);
     // The change-log entry shares the stored copy: neither is ever changed, both are copied on the way out.
     if (log === 'added' || log === 'modified') this.logChange({ revision: row.revision, kind, key: row.key, type: log, value: stored.value, valueRevision: row.revision });
