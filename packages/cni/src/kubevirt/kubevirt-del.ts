@@ -1,11 +1,10 @@
 import type { IpamClient } from '@ipamkit/ipam-core';
 import { IPInCooldownError, NotFoundError, orUndefined } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
-import { AllocationError } from '../errors.js';
+import { AllocationError, messageOf } from '../errors.js';
 import type { Logger } from '@ipamkit/models';
 import type { KubevirtPlan } from './kubevirt-plan.js';
 
-const text = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 const isOwner = (attrs: Record<string, string>, w: Workload): boolean => attrs.pod === w.pod && attrs.namespace === w.namespace;
 const empty = (attrs: Record<string, string>): boolean => Object.keys(attrs).length === 0;
 
@@ -35,7 +34,7 @@ export async function kubevirtDel(ipam: IpamClient, plan: KubevirtPlan, workload
       }
     } catch (err) {
       if (err instanceof NotFoundError || err instanceof IPInCooldownError) continue;
-      throw new AllocationError(`failed to verify owner attributes after cleanup for IP ${ip}: ${text(err)}`, { cause: err });
+      throw new AllocationError(`failed to verify owner attributes after cleanup for IP ${ip}: ${messageOf(err)}`, { cause: err });
     }
   }
   if (!plan.vmi.shouldRelease || ownersRemain) {

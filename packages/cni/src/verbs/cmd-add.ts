@@ -2,7 +2,7 @@ import { partialAutoAssignResult, type IPAMAssignments, type IpamClient, type Re
 import { bitsOf, ipVersionOfAddress, WINDOWS_RESERVED_HANDLE, type Namespace } from '@ipamkit/models';
 import type { CniArgs } from '../config/cni-args.js';
 import type { Workload } from '../config/workload.js';
-import { AllocationError } from '../errors.js';
+import { AllocationError, messageOf } from '../errors.js';
 import { detectVmiOfCall } from '../kubevirt/detect-vmi.js';
 import { reuseVmAddresses } from '../kubevirt/kubevirt-add.js';
 import { kubevirtAttributes, kubevirtPlan, rejectMigrationWithoutPersistence, type KubevirtPlan } from '../kubevirt/kubevirt-plan.js';
@@ -43,7 +43,7 @@ async function rollback(inv: Invocation, ipam: IpamClient, handle: string, alloc
     await withDeadline(inv.deadline, SHORT_DEADLINE_MS, 'rolling back a partial allocation', () => ipam.releaseIPs(releases));
     inv.log.info(`released ${allocated.length} address(es) of a failed request`);
   } catch (err) {
-    inv.log.error(`could not release a partial allocation (${allocated.map((a) => a.address).join(', ')}): ${err instanceof Error ? err.message : String(err)}`);
+    inv.log.error(`could not release a partial allocation (${allocated.map((a) => a.address).join(', ')}): ${messageOf(err)}`);
   }
 }
 

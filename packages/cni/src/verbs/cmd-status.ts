@@ -1,5 +1,5 @@
 import { orUndefined, parseSelector, type IPPool } from '@ipamkit/models';
-import { PluginUnavailableError } from '../errors.js';
+import { messageOf, PluginUnavailableError } from '../errors.js';
 import { SHORT_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
 import type { Invocation } from '../runtime/invocation.js';
 
@@ -32,7 +32,7 @@ export async function cmdStatus(inv: Invocation): Promise<string> {
       return usage.reduce((sum, u) => sum + u.available, 0n);
     });
   } catch (err) {
-    throw new PluginUnavailableError(`the datastore is not reachable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new PluginUnavailableError(`the datastore is not reachable: ${messageOf(err)}`, { cause: err });
   }
   if (free === 0n) throw new PluginUnavailableError(`no enabled IP pool has a free address for node ${inv.node}`);
   return '';
