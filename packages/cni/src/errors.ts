@@ -17,6 +17,9 @@ export const CNI_CODES = {
 
 export type CniCode = (typeof CNI_CODES)[keyof typeof CNI_CODES];
 
+/** A thrown value's message, for the text of an answer or a log line. */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /** An error that already knows its CNI code; everything else is classified by `toCniError`. */
 export class CniError extends IpamError {
   override name = 'CniError';

@@ -1,5 +1,5 @@
 import type { Clock } from '@ipamkit/ipam-core';
-import type { Datastore } from '@ipamkit/models';
+import { definedFields, type Datastore } from '@ipamkit/models';
 import { parseCniArgs } from './config/cni-args.js';
 import { readCniEnv, type CniEnv } from './config/cni-env.js';
 import { PLUGIN_CNI_VERSION, requireVersionFor, SUPPORTED_VERSIONS } from './config/cni-version.js';
@@ -50,8 +50,7 @@ async function dispatch(cni: CniEnv, options: RunCniOptions, sink: LogSink, reda
   const log = createLogger({ level: parseLogLevel(conf.logLevel), sink, context, redact: redactor.redact, ...(conf.logFilePath === undefined ? {} : { file: conf.logFilePath }) });
   const node = determineNodeName(conf);
   const inv = new Invocation(conf, cni, options.env, node, log, {
-    ...(options.datastore === undefined ? {} : { datastore: options.datastore }),
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...definedFields({ datastore: options.datastore, clock: options.clock }),
     ...(options.exitsAfter === true ? { leaveOpenForExit: true } : {}),
   });
   try {

@@ -52,12 +52,6 @@ export class AlreadyExistsError extends IpamError {
   }
 }
 
-/** The backend cannot do this (Calico's ErrorOperationNotSupported). */
-export class OperationNotSupportedError extends IpamError {
-  override name = 'OperationNotSupportedError';
-  readonly category = 'validation';
-}
-
 /** Credentials were refused (401/403). */
 export class UnauthorizedError extends IpamError {
   override name = 'UnauthorizedError';

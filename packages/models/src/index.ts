@@ -79,7 +79,6 @@ export {
   MaxAllocReachedError,
   NoQualifiedPoolError,
   NotFoundError,
-  OperationNotSupportedError,
   orUndefined,
   SelectorParseError,
   StrictAffinityError,

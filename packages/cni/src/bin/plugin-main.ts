@@ -1,4 +1,4 @@
-import { CNI_CODES } from '../errors.js';
+import { CNI_CODES, messageOf } from '../errors.js';
 import { runCni } from '../run-cni.js';
 import { PluginOutput } from './plugin-output.js';
 
@@ -21,7 +21,7 @@ export function pluginMain(readStdin: () => string): void {
       output.exitWhenWritten(code);
     },
     (err: unknown) => {
-      output.write(1, JSON.stringify({ code: CNI_CODES.internal, msg: err instanceof Error ? err.message : String(err) }, null, 4));
+      output.write(1, JSON.stringify({ code: CNI_CODES.internal, msg: messageOf(err) }, null, 4));
       output.exitWhenWritten(1);
     },
   );
@@ -35,8 +35,7 @@ async function answer(readStdin: () => string, output: PluginOutput): Promise<{ 
     try {
       stdin = readStdin();
     } catch (err) {
-      const msg = err instanceof Error ? err.message : String(err);
-      return { stdout: JSON.stringify({ code: CNI_CODES.ioFailure, msg: `error reading from stdin: ${msg}` }, null, 4), code: 1 };
+      return { stdout: JSON.stringify({ code: CNI_CODES.ioFailure, msg: `error reading from stdin: ${messageOf(err)}` }, null, 4), code: 1 };
     }
   }
   const { exitCode, stdout } = await runCni({ env: process.env, stdin, stderr: (line) => output.write(2, line), exitsAfter: true });

@@ -7,10 +7,8 @@ export type CniCommand = 'ADD' | 'DEL' | 'CHECK' | 'VERSION' | 'STATUS' | 'GC';
 export interface CniEnv {
   command: CniCommand;
   containerId: string;
-  netns: string;
   ifname: string;
   args: string;
-  path: string;
 }
 
 const COMMANDS: readonly CniCommand[] = ['ADD', 'DEL', 'CHECK', 'VERSION', 'STATUS', 'GC'];
@@ -49,5 +47,5 @@ export function readCniEnv(env: Readonly<Record<string, string | undefined>>): C
     throw new CniEnvironmentError('invalid characters in containerID', echoInput(containerId));
   }
   if (REQUIRED[command].includes('CNI_IFNAME')) validateIfname(ifname);
-  return { command, containerId, netns: env.CNI_NETNS ?? '', ifname, args: env.CNI_ARGS ?? '', path: env.CNI_PATH ?? '' };
+  return { command, containerId, ifname, args: env.CNI_ARGS ?? '' };
 }

@@ -1,12 +1,9 @@
+import { isRecord } from '@ipamkit/models';
 import { NetworkConfigError } from '../errors.js';
 import { INPUT_LIMITS, requireMaxLength } from './input-limits.js';
 
 /** Typed readers for the decoded network config: a wrong type is a clear code-7 error, never a crash. */
 export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function wrongType(path: string, expected: string): NetworkConfigError {
   return new NetworkConfigError(`failed to load netconf: ${path} must be ${expected}`);
@@ -59,6 +56,6 @@ export function stringList(obj: JsonObject, key: string, path = key, limit: Stri
 export function optionalObject(obj: JsonObject, key: string, path = key): JsonObject {
   const value = obj[key];
   if (value === undefined || value === null) return {};
-  if (!isObject(value)) throw wrongType(path, 'an object');
+  if (!isRecord(value)) throw wrongType(path, 'an object');
   return value;
 }

@@ -1,8 +1,8 @@
-import { canonicalAddress, canonicalCidr } from '@ipamkit/models';
-import { CniDecodeError, NetworkConfigError } from '../errors.js';
+import { canonicalAddress, canonicalCidr, definedFields, isRecord } from '@ipamkit/models';
+import { CniDecodeError, messageOf, NetworkConfigError } from '../errors.js';
 import { negotiateVersion, type CniVersion } from './cni-version.js';
 import { echoInput, INPUT_LIMITS } from './input-limits.js';
-import { isObject, optionalBoolean, optionalNumber, optionalObject, optionalString, stringList, type JsonObject } from './json-fields.js';
+import { optionalBoolean, optionalNumber, optionalObject, optionalString, stringList, type JsonObject } from './json-fields.js';
 
 export interface IpamSection {
   type?: string;
@@ -73,11 +73,11 @@ function timeoutOf(ipam: JsonObject): number | undefined {
 /** prevResult is only read for its addresses (CHECK); bound them here, where the config is parsed. */
 function checkPrevResult(prev: unknown): JsonObject | undefined {
   if (prev === undefined || prev === null) return undefined;
-  if (!isObject(prev)) throw new NetworkConfigError('failed to load netconf: prevResult must be an object');
+  if (!isRecord(prev)) throw new NetworkConfigError('failed to load netconf: prevResult must be an object');
   const ips = prev.ips;
   if (Array.isArray(ips)) {
     ips.forEach((entry, i) => {
-      if (isObject(entry)) optionalString(entry, 'address', `prevResult.ips[${i}].address`, { max: INPUT_LIMITS.listEntry });
+      if (isRecord(entry)) optionalString(entry, 'address', `prevResult.ips[${i}].address`, { max: INPUT_LIMITS.listEntry });
     });
   }
   return prev;
@@ -96,7 +96,7 @@ function routesOf(ipam: JsonObject): RouteConfig[] | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (!Array.isArray(raw)) throw new NetworkConfigError('failed to load netconf: ipam.routes must be a list');
   return raw.map((r, i) => {
-    if (!isObject(r)) throw new NetworkConfigError(`failed to load netconf: ipam.routes[${i}] must be an object`);
+    if (!isRecord(r)) throw new NetworkConfigError(`failed to load netconf: ipam.routes[${i}] must be an object`);
     const dst = optionalString(r, 'dst', `ipam.routes[${i}].dst`);
     if (dst === undefined) throw new NetworkConfigError(`failed to load netconf: ipam.routes[${i}].dst is required`);
     const gw = optionalString(r, 'gw', `ipam.routes[${i}].gw`);
@@ -114,17 +114,12 @@ function attachmentsOf(conf: JsonObject): Attachment[] | undefined {
   if (!Array.isArray(raw)) throw new NetworkConfigError(`failed to load netconf: ${key} must be a list`);
   if (raw.length > MAX_ATTACHMENTS) throw new NetworkConfigError(`failed to load netconf: ${key} has more than ${MAX_ATTACHMENTS} entries`);
   return raw.map((a, i) => {
-    if (!isObject(a)) throw new NetworkConfigError(`failed to load netconf: ${key}[${i}] must be an object`);
+    if (!isRecord(a)) throw new NetworkConfigError(`failed to load netconf: ${key}[${i}] must be an object`);
     return {
       containerID: optionalString(a, 'containerID', `${key}[${i}].containerID`, { max: INPUT_LIMITS.containerId }) ?? '',
       ifname: optionalString(a, 'ifname', `${key}[${i}].ifname`, { max: INPUT_LIMITS.ifname }) ?? '',
     };
   });
-}
-
-/** Drops undefined members so optional fields are absent, as exactOptionalPropertyTypes wants. */
-function definedOnly<T extends object>(obj: { [K in keyof T]: T[K] | undefined }): T {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** Parses stdin into a NetConf. Not JSON → code 6; wrong shape → code 7; version → code 1. */
@@ -133,9 +128,9 @@ export function parseNetConf(stdin: string): NetConf {
   try {
     raw = JSON.parse(stdin);
   } catch (err) {
-    throw new CniDecodeError(`error unmarshall network config: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CniDecodeError(`error unmarshall network config: ${messageOf(err)}`);
   }
-  if (!isObject(raw)) throw new CniDecodeError('error unmarshall network config: the config must be a JSON object');
+  if (!isRecord(raw)) throw new CniDecodeError('error unmarshall network config: the config must be a JSON object');
   const name = optionalString(raw, 'name', 'name', { max: INPUT_LIMITS.networkName }) ?? '';
   if (name === '') throw new NetworkConfigError('missing network name');
   if (!NETWORK_NAME.test(name)) {
@@ -155,10 +150,10 @@ export function parseNetConf(stdin: string): NetConf {
   gateways.forEach((g, i) => checked(() => canonicalAddress(g), `ipam.gateways[${i}] is not an IP address: ${echoInput(g)}`));
   optionalNumber(raw, 'qps');
   optionalNumber(raw, 'burst');
-  return definedOnly<NetConf>({
+  return definedFields({
     cniVersion,
     name,
-    ipam: definedOnly<IpamSection>({
+    ipam: definedFields({
       type: optionalString(ipamRaw, 'type', 'ipam.type'),
       assignIpv4: optionalString(ipamRaw, 'assign_ipv4', 'ipam.assign_ipv4'),
       assignIpv6: optionalString(ipamRaw, 'assign_ipv6', 'ipam.assign_ipv6'),
@@ -174,7 +169,7 @@ export function parseNetConf(stdin: string): NetConf {
     ipamLockFile: optionalString(raw, 'ipam_lock_file', 'ipam_lock_file', PATH),
     datastoreType: optionalString(raw, 'datastore_type'),
     sqlitePath: optionalString(raw, 'sqlite_path', 'sqlite_path', PATH),
-    etcd: definedOnly({
+    etcd: definedFields({
       endpoints: optionalString(raw, 'etcd_endpoints'),
       authority: optionalString(raw, 'etcd_authority'),
       scheme: optionalString(raw, 'etcd_scheme'),
@@ -184,11 +179,11 @@ export function parseNetConf(stdin: string): NetConf {
       caCertFile: optionalString(raw, 'etcd_ca_cert_file', 'etcd_ca_cert_file', PATH),
       prefix: optionalString(raw, 'etcd_prefix'),
     }),
-    kubernetes: definedOnly({
+    kubernetes: definedFields({
       kubeconfig: optionalString(kube, 'kubeconfig', 'kubernetes.kubeconfig', PATH),
       k8sApiRoot: optionalString(kube, 'k8s_api_root', 'kubernetes.k8s_api_root'),
     }),
-    policy: definedOnly({
+    policy: definedFields({
       type: optionalString(policy, 'type', 'policy.type'),
       k8sApiRoot: optionalString(policy, 'k8s_api_root', 'policy.k8s_api_root'),
       k8sAuthToken: optionalString(policy, 'k8s_auth_token', 'policy.k8s_auth_token', { max: INPUT_LIMITS.secret, secret: true }),
@@ -202,7 +197,7 @@ export function parseNetConf(stdin: string): NetConf {
     logLevel: optionalString(raw, 'log_level'),
     logFilePath: optionalString(raw, 'log_file_path', 'log_file_path', PATH),
     runtimeIps: stringList(runtime, 'ips', 'runtimeConfig.ips'),
-    prevResult: isObject(prev) ? prev : undefined,
+    prevResult: isRecord(prev) ? prev : undefined,
     validAttachments,
   });
 }

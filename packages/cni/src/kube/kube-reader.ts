@@ -10,6 +10,7 @@ import {
   type KubeConnection,
 } from '@ipamkit/ipam-datastore/kubeconfig';
 import { NetworkConfigError } from '../errors.js';
+import { errCode } from '../runtime/safe-directory.js';
 
 /**
  * Where and how to reach the API server: the shared loader's answer after the network config's
@@ -60,8 +61,7 @@ function readOverride(file: string, what: string): Buffer {
   try {
     return readFileSync(file);
   } catch (err) {
-    const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
-    throw new NetworkConfigError(`cannot read the ${what} file ${file} (${code ?? 'unreadable'})`);
+    throw new NetworkConfigError(`cannot read the ${what} file ${file} (${errCode(err) ?? 'unreadable'})`);
   }
 }
 

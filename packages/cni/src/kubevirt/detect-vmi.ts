@@ -1,6 +1,6 @@
-import { NotFoundError } from '@ipamkit/models';
+import { orUndefined } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
-import { AllocationError, CniError } from '../errors.js';
+import { AllocationError, CniError, messageOf } from '../errors.js';
 import type { KubeReader, OwnerReference } from '../kube/kube-reader.js';
 import { toCniError } from '../runtime/to-cni-error.js';
 
@@ -27,7 +27,6 @@ function owner(refs: OwnerReference[], kind: string, controllerOnly: boolean): O
   return refs.find((r) => r.apiVersion === KUBEVIRT_API && r.kind === kind && (!controllerOnly || r.controller));
 }
 
-const text = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
  * Whether the workload is a KubeVirt launcher pod, and its VMI; pure apart from the reads. The
@@ -38,24 +37,16 @@ export async function detectVmi(kubeReader: () => KubeReader | undefined, worklo
   if (workload.orchestrator !== 'k8s' || !workload.pod.startsWith(LAUNCHER_PREFIX)) return { kind: 'none' };
   const kube = kubeReader();
   if (kube === undefined) return { kind: 'none' };
-  let pod;
-  try {
-    pod = await kube.getPod(workload.namespace, workload.pod);
-  } catch (err) {
-    if (err instanceof NotFoundError) return { kind: 'podGone' };
-    throw err;
-  }
+  const pod = await orUndefined(kube.getPod(workload.namespace, workload.pod));
+  if (pod === undefined) return { kind: 'podGone' };
   const ref = owner(pod.ownerReferences, 'VirtualMachineInstance', true);
   if (ref === undefined) return { kind: 'none' };
   if (ref.name === '' || ref.uid === '') {
     throw new AllocationError(`pod ${workload.namespace}/${workload.pod} has invalid VMI ownerReference: name="${ref.name}" uid="${ref.uid}"`);
   }
-  let vmi;
-  try {
-    vmi = await kube.getVirtualMachineInstance(workload.namespace, ref.name);
-  } catch (err) {
-    throw new AllocationError(`failed to query VMI resource ${workload.namespace}/${ref.name}: ${text(err)}`, { cause: err });
-  }
+  const vmi = await kube.getVirtualMachineInstance(workload.namespace, ref.name).catch((err: unknown) => {
+    throw new AllocationError(`failed to query VMI resource ${workload.namespace}/${ref.name}: ${messageOf(err)}`, { cause: err });
+  });
   if (vmi.uid !== ref.uid) throw new AllocationError(`VMI UID mismatch: pod ownerReference has ${ref.uid} but VMI resource has ${vmi.uid}`);
   const vmRef = owner(vmi.ownerReferences, 'VirtualMachine', false);
   const vm = vmRef === undefined ? undefined : await kube.getVirtualMachine(workload.namespace, vmRef.name);

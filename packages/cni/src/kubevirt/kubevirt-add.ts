@@ -1,9 +1,8 @@
 import type { IpamClient } from '@ipamkit/ipam-core';
 import { bitsOf, ipVersionOfAddress, NotFoundError } from '@ipamkit/models';
-import { AllocationError } from '../errors.js';
+import { AllocationError, messageOf } from '../errors.js';
 import type { KubevirtPlan } from './kubevirt-plan.js';
 
-const text = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
  * ADD with persistence, reuse step (design/calico-callers.md#kubevirt): when the VM handle already holds
@@ -15,24 +14,19 @@ export async function reuseVmAddresses(
   plan: KubevirtPlan,
   attrs: Record<string, string>,
 ): Promise<{ addresses: string[]; routes: boolean } | undefined> {
-  let ips: string[];
-  try {
-    ips = await ipam.ipsByHandle(plan.handleId);
-  } catch (err) {
-    if (!(err instanceof NotFoundError)) throw new AllocationError(`failed to get existing IPs for VM handle ${plan.handleId}: ${text(err)}`, { cause: err });
-    ips = [];
-  }
+  const ips = await ipam.ipsByHandle(plan.handleId).catch((err: unknown) => {
+    if (err instanceof NotFoundError) return [];
+    throw new AllocationError(`failed to get existing IPs for VM handle ${plan.handleId}: ${messageOf(err)}`, { cause: err });
+  });
   const target = plan.vmi.migrationJobUid !== undefined;
   if (ips.length === 0) {
     if (target) throw new AllocationError(`migration target pod but no IP allocated to VM handle ${plan.handleId}`);
     return undefined;
   }
   for (const ip of ips) {
-    try {
-      await ipam.setOwnerAttributes(ip, plan.handleId, target ? { alternateOwnerAttrs: attrs } : { activeOwnerAttrs: attrs });
-    } catch (err) {
-      throw new AllocationError(`failed to set owner attributes for IP ${ip}: ${text(err)}`, { cause: err });
-    }
+    await ipam.setOwnerAttributes(ip, plan.handleId, target ? { alternateOwnerAttrs: attrs } : { activeOwnerAttrs: attrs }).catch((err: unknown) => {
+      throw new AllocationError(`failed to set owner attributes for IP ${ip}: ${messageOf(err)}`, { cause: err });
+    });
   }
   // A migration target gets no routes: the main plugin then leaves host routes to the source.
   return { addresses: ips.map((ip) => `${ip}/${bitsOf(ipVersionOfAddress(ip))}`), routes: !target };

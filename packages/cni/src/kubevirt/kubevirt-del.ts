@@ -1,11 +1,10 @@
 import type { IpamClient } from '@ipamkit/ipam-core';
-import { IPInCooldownError, NotFoundError } from '@ipamkit/models';
+import { IPInCooldownError, NotFoundError, orUndefined } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
-import { AllocationError } from '../errors.js';
+import { AllocationError, messageOf } from '../errors.js';
 import type { Logger } from '@ipamkit/models';
 import type { KubevirtPlan } from './kubevirt-plan.js';
 
-const text = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 const isOwner = (attrs: Record<string, string>, w: Workload): boolean => attrs.pod === w.pod && attrs.namespace === w.namespace;
 const empty = (attrs: Record<string, string>): boolean => Object.keys(attrs).length === 0;
 
@@ -15,21 +14,12 @@ const empty = (attrs: Record<string, string>): boolean => Object.keys(attrs).len
  * a VM handle that no longer exists is success (there is nothing to keep or release).
  */
 export async function kubevirtDel(ipam: IpamClient, plan: KubevirtPlan, workload: Workload, log: Logger): Promise<void> {
-  let ips: string[];
-  try {
-    ips = await ipam.ipsByHandle(plan.handleId);
-  } catch (err) {
-    if (err instanceof NotFoundError) return;
-    throw err;
-  }
+  const ips = await orUndefined(ipam.ipsByHandle(plan.handleId));
+  if (ips === undefined) return;
   const me = { namespace: workload.namespace, name: workload.pod };
   for (const ip of ips) {
-    let attrs;
-    try {
-      attrs = await ipam.getAssignmentAttributes(ip);
-    } catch {
-      continue;
-    }
+    const attrs = await ipam.getAssignmentAttributes(ip).catch(() => undefined);
+    if (attrs === undefined) continue;
     // A lost precondition (owners swapped concurrently) fails DEL so that the runtime retries.
     if (isOwner(attrs.activeOwnerAttrs, workload)) await ipam.setOwnerAttributes(ip, plan.handleId, { clearActiveOwner: true }, { expectedActiveOwner: me });
     else if (isOwner(attrs.alternateOwnerAttrs, workload)) await ipam.setOwnerAttributes(ip, plan.handleId, { clearAlternateOwner: true }, { expectedAlternateOwner: me });
@@ -44,7 +34,7 @@ export async function kubevirtDel(ipam: IpamClient, plan: KubevirtPlan, workload
       }
     } catch (err) {
       if (err instanceof NotFoundError || err instanceof IPInCooldownError) continue;
-      throw new AllocationError(`failed to verify owner attributes after cleanup for IP ${ip}: ${text(err)}`, { cause: err });
+      throw new AllocationError(`failed to verify owner attributes after cleanup for IP ${ip}: ${messageOf(err)}`, { cause: err });
     }
   }
   if (!plan.vmi.shouldRelease || ownersRemain) {

@@ -11,8 +11,8 @@ export type AllocationRequest =
 
 export interface AnnotationSources {
   /** Undefined when the pod was not looked up (not a Kubernetes pod, or no `policy.type: k8s`). */
-  pod?: Record<string, string>;
-  namespace?: Record<string, string>;
+  podAnnotations?: Record<string, string>;
+  namespaceAnnotations?: Record<string, string>;
 }
 
 /**
@@ -23,8 +23,8 @@ export interface AnnotationSources {
 export function allocationRequest(conf: NetConf, args: CniArgs, sources: AnnotationSources): AllocationRequest {
   if (args.ip !== undefined) return { kind: 'explicit', ips: [args.ip], source: 'CNI_ARGS' };
   if (conf.runtimeIps.length > 0) return { kind: 'explicit', ips: explicitAddresses(conf.runtimeIps, 'runtimeConfig.ips'), source: 'runtimeConfig' };
-  const pod = sources.pod ?? {};
-  const ns = sources.namespace ?? {};
+  const pod = sources.podAnnotations ?? {};
+  const ns = sources.namespaceAnnotations ?? {};
   const ipAddrs = addressAnnotation(pod, ANNOTATIONS.ipAddrs);
   const noIpam = addressAnnotation(pod, ANNOTATIONS.ipAddrsNoIpam);
   if (ipAddrs !== undefined && noIpam !== undefined) {

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { createDatastore, type DatastoreConfig } from '@ipamkit/ipam-datastore';
 import { createIpamClient, type Clock, type IpamClient } from '@ipamkit/ipam-core';
-import type { Datastore } from '@ipamkit/models';
+import { definedFields, type Datastore } from '@ipamkit/models';
 import type { CniEnv } from '../config/cni-env.js';
 import { datastoreConfigFor } from '../config/datastore-config.js';
 import type { NetConf } from '../config/net-config.js';
@@ -106,8 +106,7 @@ export class Invocation {
       this.hints = datastore.kind === 'etcd' || datastore.kind === 'kubernetes' ? loadAffineHints(this.hintsPath) : undefined;
       this.client = createIpamClient({
         datastore,
-        ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
-        ...(this.hints === undefined ? {} : { affineHints: this.hints.hints }),
+        ...definedFields({ clock: this.options.clock, affineHints: this.hints?.hints }),
       });
     }
     return this.client;

@@ -6,7 +6,7 @@ import { CNI_CODES, CniError, NetworkConfigError } from '../errors.js';
 import { CallDeadline, DEFAULT_TIMEOUT_SECONDS, sleepWithin } from './call-deadline.js';
 import type { Logger } from '@ipamkit/models';
 import { holderReleased, listenForLock } from './lock-listener.js';
-import { ensureDirectory, FILE_MODE, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
+import { ensureDirectory, errCode, FILE_MODE, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
 export const DEFAULT_LOCK_FILE = process.platform === 'win32' ? 'c:\\CalicoWindows\\ipam.lock' : '/var/run/calico/ipam.lock';
 
@@ -15,10 +15,6 @@ export type Unlock = () => void;
 const WHAT = 'ipam_lock_file';
 /** Waits of 1–3 ms first, doubling, up to 50–150 ms: 2 ms doubling to 100 ms, ±50 % at random. */
 const LOCK_BACKOFF = { baseMs: 3, capMs: 150, jitter: 2 / 3 };
-
-function errCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined;
-}
 
 /**
  * Creates the lock file if needed (mode 0600) and checks it is a regular file, so that a directory,

@@ -11,7 +11,8 @@ export const DIRECTORY_MODE = 0o700;
 /** The lock and log files the plugin creates. */
 export const FILE_MODE = 0o600;
 
-function errCode(err: unknown): string | undefined {
+/** The `code` of a failed system call's error (`ENOENT`, `EACCES`), never its message. */
+export function errCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined;
 }
 

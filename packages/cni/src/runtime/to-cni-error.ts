@@ -1,6 +1,6 @@
 import { DatastoreConfigError } from '@ipamkit/ipam-datastore';
 import { isTransient } from '@ipamkit/models';
-import { CNI_CODES, CniError } from '../errors.js';
+import { CNI_CODES, CniError, messageOf } from '../errors.js';
 
 /**
  * The longest message or details an answer carries. Inputs are cut to 256 characters where they
@@ -14,7 +14,7 @@ function cut(text: string): string {
 
 function classify(err: unknown): CniError {
   if (err instanceof CniError) return err;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   if (err instanceof DatastoreConfigError) return new CniError(CNI_CODES.invalidNetworkConfig, message, '', { cause: err });
   if (isTransient(err)) return new CniError(CNI_CODES.tryAgainLater, message, '', { cause: err });
   return new CniError(CNI_CODES.internal, message === '' ? 'internal error' : message, '', { cause: err });

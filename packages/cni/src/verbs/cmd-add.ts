@@ -2,11 +2,11 @@ import { partialAutoAssignResult, type IPAMAssignments, type IpamClient, type Re
 import { bitsOf, ipVersionOfAddress, WINDOWS_RESERVED_HANDLE, type Namespace } from '@ipamkit/models';
 import type { CniArgs } from '../config/cni-args.js';
 import type { Workload } from '../config/workload.js';
-import { AllocationError } from '../errors.js';
+import { AllocationError, messageOf } from '../errors.js';
 import { detectVmiOfCall } from '../kubevirt/detect-vmi.js';
 import { reuseVmAddresses } from '../kubevirt/kubevirt-add.js';
 import { kubevirtAttributes, kubevirtPlan, rejectMigrationWithoutPersistence, type KubevirtPlan } from '../kubevirt/kubevirt-plan.js';
-import { allocationRequest, type AnnotationSources } from '../request/allocation-request.js';
+import { allocationRequest } from '../request/allocation-request.js';
 import { resolvePools } from '../request/resolve-pools.js';
 import { renderResult } from '../result/cni-result.js';
 import { ALLOCATION_DEADLINE_MS, SHORT_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
@@ -43,7 +43,7 @@ async function rollback(inv: Invocation, ipam: IpamClient, handle: string, alloc
     await withDeadline(inv.deadline, SHORT_DEADLINE_MS, 'rolling back a partial allocation', () => ipam.releaseIPs(releases));
     inv.log.info(`released ${allocated.length} address(es) of a failed request`);
   } catch (err) {
-    inv.log.error(`could not release a partial allocation (${allocated.map((a) => a.address).join(', ')}): ${err instanceof Error ? err.message : String(err)}`);
+    inv.log.error(`could not release a partial allocation (${allocated.map((a) => a.address).join(', ')}): ${messageOf(err)}`);
   }
 }
 
@@ -55,14 +55,12 @@ function shortText(a: IPAMAssignments | undefined, version: 4 | 6, want: number)
 async function assignExplicit(inv: Invocation, ipam: IpamClient, handleId: string, ips: readonly string[], attrs: Record<string, string>, capped: boolean): Promise<string[]> {
   const done: Allocated[] = [];
   try {
-    await inv.locked(() =>
-      withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning the requested addresses', async () => {
-        for (const ip of ips) {
-          const { sequenceNumber } = await ipam.assignIP({ ip, handleId, attrs, hostname: inv.node, intendedUse: 'Workload', ...(capped ? { maxAllocToHandlePerIPVersion: 1 } : {}) });
-          done.push({ address: ip, sequenceNumber });
-        }
-      }),
-    );
+    await withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning the requested addresses', async () => {
+      for (const ip of ips) {
+        const { sequenceNumber } = await ipam.assignIP({ ip, handleId, attrs, hostname: inv.node, intendedUse: 'Workload', ...(capped ? { maxAllocToHandlePerIPVersion: 1 } : {}) });
+        done.push({ address: ip, sequenceNumber });
+      }
+    });
   } catch (err) {
     await rollback(inv, ipam, handleId, done);
     throw err;
@@ -78,24 +76,22 @@ async function assignAuto(
   const windows = process.platform === 'win32';
   let got: { ipv4?: IPAMAssignments; ipv6?: IPAMAssignments };
   try {
-    got = await inv.locked(() =>
-      withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning addresses', () =>
-        ipam.autoAssign({
-          num4: req.num4,
-          num6: req.num6,
-          handleId: req.handleId,
-          attrs: req.attrs,
-          hostname: inv.node,
-          ipv4Pools: req.ipv4Pools,
-          ipv6Pools: req.ipv6Pools,
-          intendedUse: 'Workload',
-          maxBlocksPerHost: inv.conf.windowsUseSingleNetwork ? 1 : 0,
-          ...(req.namespace === undefined ? {} : { namespace: req.namespace }),
-          // KubeVirt persistence: a concurrent duplicate ADD gets the VM's address, not a second one.
-          ...(req.capped ? { maxAllocToHandlePerIPVersion: 1 } : {}),
-          ...(windows ? { hostReservedAttrIPv4s: { startOfBlock: 3, endOfBlock: 1, handle: WINDOWS_RESERVED_HANDLE, note: 'windows host rsvd' } } : {}),
-        }),
-      ),
+    got = await withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'assigning addresses', () =>
+      ipam.autoAssign({
+        num4: req.num4,
+        num6: req.num6,
+        handleId: req.handleId,
+        attrs: req.attrs,
+        hostname: inv.node,
+        ipv4Pools: req.ipv4Pools,
+        ipv6Pools: req.ipv6Pools,
+        intendedUse: 'Workload',
+        maxBlocksPerHost: inv.conf.windowsUseSingleNetwork ? 1 : 0,
+        ...(req.namespace === undefined ? {} : { namespace: req.namespace }),
+        // KubeVirt persistence: a concurrent duplicate ADD gets the VM's address, not a second one.
+        ...(req.capped ? { maxAllocToHandlePerIPVersion: 1 } : {}),
+        ...(windows ? { hostReservedAttrIPv4s: { startOfBlock: 3, endOfBlock: 1, handle: WINDOWS_RESERVED_HANDLE, note: 'windows host rsvd' } } : {}),
+      }),
     );
   } catch (err) {
     // Unlike Calico (design/calico-callers.md#cni-quirks), a failure of either family gives back what the other got.
@@ -124,7 +120,6 @@ async function kubevirt(inv: Invocation, workload: Workload): Promise<KubevirtPl
   return plan;
 }
 
-/** ADD (design/calico-callers.md#add, with this package's differences in design/cni.md). Returns stdout. */
 /**
  * Starts the reads of the AutoAssign the network config alone asks for; annotations that change
  * the request only leave them unused (design/cni.md, "Read-ahead").
@@ -139,6 +134,7 @@ function readAheadOfConfig(inv: Invocation, args: CniArgs): void {
   if (request.kind === 'auto') inv.readAhead({ num4: request.assignIpv4 ? 1 : 0, num6: request.assignIpv6 ? 1 : 0 });
 }
 
+/** ADD (design/calico-callers.md#add, with this package's differences in design/cni.md). Returns stdout. */
 export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs): Promise<string> {
   const plan = await kubevirt(inv, workload);
   // The datastore opens while the pod and its namespace are read (design/cni.md, "Start-up cost").
@@ -153,10 +149,7 @@ async function addUnderLock(inv: Invocation, workload: Workload, args: CniArgs, 
   const capped = plan?.persistence === true;
   readAheadOfConfig(inv, args);
   const pod = await lookupPodContext(inv, workload);
-  const sources: AnnotationSources = {};
-  if (pod.podAnnotations !== undefined) sources.pod = pod.podAnnotations;
-  if (pod.namespaceAnnotations !== undefined) sources.namespace = pod.namespaceAnnotations;
-  const request = allocationRequest(inv.conf, args, sources);
+  const request = allocationRequest(inv.conf, args, pod);
   if (request.kind === 'noIpam') {
     return renderResult(inv.conf.cniVersion, resultOf(inv.conf, request.ips.map((ip) => `${ip}/${bitsOf(ipVersionOfAddress(ip))}`)));
   }

@@ -1,5 +1,4 @@
-import { canonicalAddress, NotFoundError } from '@ipamkit/models';
-import { isObject } from '../config/json-fields.js';
+import { canonicalAddress, isRecord, orUndefined } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
 import { CheckFailedError, NetworkConfigError } from '../errors.js';
 import { ALLOCATION_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
@@ -11,7 +10,7 @@ export function prevResultAddresses(prev: Record<string, unknown> | undefined): 
   const ips = prev.ips;
   if (!Array.isArray(ips)) throw new NetworkConfigError('prevResult.ips must be a list');
   return ips.map((entry, i) => {
-    const address = isObject(entry) ? entry.address : undefined;
+    const address = isRecord(entry) ? entry.address : undefined;
     if (typeof address !== 'string') throw new NetworkConfigError(`prevResult.ips[${i}].address must be a string`);
     try {
       return canonicalAddress(address.split('/')[0] ?? '');
@@ -28,13 +27,7 @@ export function prevResultAddresses(prev: Record<string, unknown> | undefined): 
 export async function cmdCheck(inv: Invocation, workload: Workload): Promise<string> {
   const expected = new Set(prevResultAddresses(inv.conf.prevResult));
   const ipam = await inv.ipam();
-  let held: string[];
-  try {
-    held = await withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'reading the allocation', () => ipam.ipsByHandle(workload.handleId));
-  } catch (err) {
-    if (err instanceof NotFoundError) held = [];
-    else throw err;
-  }
+  const held = (await orUndefined(withDeadline(inv.deadline, ALLOCATION_DEADLINE_MS, 'reading the allocation', () => ipam.ipsByHandle(workload.handleId)))) ?? [];
   const owned = new Set(held.map((ip) => canonicalAddress(ip)));
   const missing = [...expected].filter((ip) => !owned.has(ip));
   const extra = [...owned].filter((ip) => !expected.has(ip));

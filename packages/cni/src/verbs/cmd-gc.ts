@@ -4,7 +4,7 @@ import {
   BadSequenceNumberError,
   isCniHandleOfNetwork,
   isLoadBalancerHandleId,
-  NotFoundError,
+  orUndefined,
   parseTunnelHandleId,
   WINDOWS_RESERVED_HANDLE,
   type IPAMHandle,
@@ -38,14 +38,11 @@ export async function cmdGc(inv: Invocation): Promise<string> {
   const releases: ReleaseOptions[] = [];
   for (const handle of stale) {
     for (const cidr of Object.keys(handle.block)) {
-      try {
-        const block = await ds.blocks.get(cidr);
-        for (const address of ipsForHandle(block, handle.handleId)) {
-          const sequenceNumber = sequenceNumberFor(block, address);
-          releases.push(sequenceNumber === undefined ? { address, handle: handle.handleId } : { address, handle: handle.handleId, sequenceNumber });
-        }
-      } catch (err) {
-        if (!(err instanceof NotFoundError)) throw err;
+      const block = await orUndefined(ds.blocks.get(cidr));
+      if (block === undefined) continue;
+      for (const address of ipsForHandle(block, handle.handleId)) {
+        const sequenceNumber = sequenceNumberFor(block, address);
+        releases.push(sequenceNumber === undefined ? { address, handle: handle.handleId } : { address, handle: handle.handleId, sequenceNumber });
       }
     }
   }

@@ -1,5 +1,5 @@
-import { NotFoundError, parseSelector, type IPPool } from '@ipamkit/models';
-import { PluginUnavailableError } from '../errors.js';
+import { orUndefined, parseSelector, type IPPool } from '@ipamkit/models';
+import { messageOf, PluginUnavailableError } from '../errors.js';
 import { SHORT_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
 import type { Invocation } from '../runtime/invocation.js';
 
@@ -25,19 +25,14 @@ export async function cmdStatus(inv: Invocation): Promise<string> {
       const ds = await inv.store();
       const ipam = await inv.ipam();
       const pools = await ds.ipPools.list();
-      let labels: Record<string, string> = {};
-      try {
-        labels = (await ds.nodes.get(inv.node)).labels ?? {};
-      } catch (err) {
-        if (!(err instanceof NotFoundError)) throw err;
-      }
+      const labels = (await orUndefined(ds.nodes.get(inv.node)))?.labels ?? {};
       const names = pools.filter((p) => usableForNode(p, labels)).map((p) => p.name);
       if (names.length === 0) return 0n;
       const usage = await ipam.getUtilization({ pools: names });
       return usage.reduce((sum, u) => sum + u.available, 0n);
     });
   } catch (err) {
-    throw new PluginUnavailableError(`the datastore is not reachable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new PluginUnavailableError(`the datastore is not reachable: ${messageOf(err)}`, { cause: err });
   }
   if (free === 0n) throw new PluginUnavailableError(`no enabled IP pool has a free address for node ${inv.node}`);
   return '';

@@ -1,17 +1,12 @@
 import { NotFoundError, type Namespace } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
 import { AllocationError } from '../errors.js';
+import type { AnnotationSources } from '../request/allocation-request.js';
 import type { Invocation } from '../runtime/invocation.js';
 
-export interface PodContext {
-  podAnnotations?: Record<string, string>;
-  namespaceAnnotations?: Record<string, string>;
+export interface PodContext extends AnnotationSources {
   /** The namespace with its labels, for pool namespaceSelectors. */
   namespace?: Namespace;
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**
@@ -45,7 +40,7 @@ export async function lookupPodContext(inv: Invocation, workload: Workload): Pro
   if (pod.value !== undefined) out.podAnnotations = pod.value.annotations;
   if (namespace.status === 'rejected') {
     const err: unknown = namespace.reason;
-    if (err instanceof NotFoundError) throw new AllocationError(`failed to get namespace ${workload.namespace}: ${message(err)}`, { cause: err });
+    if (err instanceof NotFoundError) throw new AllocationError(`failed to get namespace ${workload.namespace}: ${err.message}`, { cause: err });
     throw err;
   }
   if (namespace.value !== undefined) {

@@ -1,4 +1,4 @@
-import { ipVersionOfAddress } from '@ipamkit/models';
+import { definedFields, ipVersionOfAddress } from '@ipamkit/models';
 import type { NetConf } from '../config/net-config.js';
 import type { IpamResult } from '../result/cni-result.js';
 
@@ -13,10 +13,7 @@ export function resultOf(conf: NetConf, addresses: readonly string[]): IpamResul
     return conf.ipam.gateways.find((g) => ipVersionOfAddress(g) === version);
   };
   return {
-    ips: addresses.map((address) => {
-      const gateway = gatewayFor(address);
-      return gateway === undefined ? { address } : { address, gateway };
-    }),
+    ips: addresses.map((address) => ({ address, ...definedFields({ gateway: gatewayFor(address) }) })),
     routes: conf.ipam.routes ?? addresses.map((address) => ({ dst: address })),
   };
 }

@@ -17,9 +17,9 @@ describe('allocationRequest', () => {
   it('CNI_ARGS IP= beats runtimeConfig.ips, which beats ipAddrs', () => {
     const c = conf({}, { runtimeConfig: { ips: ['10.0.0.2/24'] } });
     const pod = { 'cni.projectcalico.org/ipAddrs': '["10.0.0.3"]' };
-    expect(allocationRequest(c, parseCniArgs('IP=10.0.0.1'), { pod })).toEqual({ kind: 'explicit', ips: ['10.0.0.1'], source: 'CNI_ARGS' });
-    expect(allocationRequest(c, noArgs, { pod })).toEqual({ kind: 'explicit', ips: ['10.0.0.2'], source: 'runtimeConfig' });
-    expect(allocationRequest(conf(), noArgs, { pod })).toEqual({ kind: 'explicit', ips: ['10.0.0.3'], source: 'ipAddrs' });
+    expect(allocationRequest(c, parseCniArgs('IP=10.0.0.1'), { podAnnotations: pod })).toEqual({ kind: 'explicit', ips: ['10.0.0.1'], source: 'CNI_ARGS' });
+    expect(allocationRequest(c, noArgs, { podAnnotations: pod })).toEqual({ kind: 'explicit', ips: ['10.0.0.2'], source: 'runtimeConfig' });
+    expect(allocationRequest(conf(), noArgs, { podAnnotations: pod })).toEqual({ kind: 'explicit', ips: ['10.0.0.3'], source: 'ipAddrs' });
   });
 
   it('takes each pool list from the first non-empty of pod, namespace, config (property)', () => {
@@ -29,7 +29,7 @@ describe('allocationRequest', () => {
         const req = allocationRequest(
           conf({ ipv4_pools: fromConf }),
           noArgs,
-          { pod: pod === undefined ? {} : { [V4]: JSON.stringify(pod) }, namespace: ns === undefined ? {} : { [V4]: JSON.stringify(ns) } },
+          { podAnnotations: pod === undefined ? {} : { [V4]: JSON.stringify(pod) }, namespaceAnnotations: ns === undefined ? {} : { [V4]: JSON.stringify(ns) } },
         );
         const expected = pod !== undefined && pod.length > 0 ? pod : ns !== undefined && ns.length > 0 ? ns : fromConf;
         expect(req).toMatchObject({ kind: 'auto', ipv4Pools: expected });
@@ -44,7 +44,7 @@ describe('allocationRequest', () => {
     { pod: '["IPv4"]', ns: '["IPv6"]', v4: true, v6: false },
   ])('ipFamilies pod $pod / namespace $ns', ({ pod, ns, v4, v6 }) => {
     const key = 'cni.projectcalico.org/ipFamilies';
-    const req = allocationRequest(conf({ assign_ipv6: 'true' }), noArgs, { pod: pod === undefined ? {} : { [key]: pod }, namespace: ns === undefined ? {} : { [key]: ns } });
+    const req = allocationRequest(conf({ assign_ipv6: 'true' }), noArgs, { podAnnotations: pod === undefined ? {} : { [key]: pod }, namespaceAnnotations: ns === undefined ? {} : { [key]: ns } });
     expect(req).toMatchObject({ kind: 'auto', assignIpv4: v4, assignIpv6: v6 });
   });
 

@@ -9,7 +9,7 @@ describe('readCniEnv', () => {
   });
 
   it('reads a complete ADD environment', () => {
-    expect(readCniEnv({ ...ADD, CNI_ARGS: 'A=b' })).toEqual({ command: 'ADD', containerId: 'abc', netns: '/ns', ifname: 'eth0', args: 'A=b', path: '/bin' });
+    expect(readCniEnv({ ...ADD, CNI_ARGS: 'A=b' })).toEqual({ command: 'ADD', containerId: 'abc', ifname: 'eth0', args: 'A=b' });
   });
 
   it.each([

@@ -9,10 +9,10 @@ import {
   ValidationError,
   canonicalCidr,
   cidrContains,
+  blocksOf,
 } from '@ipamkit/models';
 import { claimAffineBlock, getPendingAffinity } from './affinity-claims.js';
 import { decideHostname } from './auto-assign.js';
-import { sequentialBlockGenerator } from './block-generators.js';
 import type { ClientDeps } from './client-deps.js';
 import { BlockClaimConflictError, InvalidSizeError, MaxRetriesError } from './client-errors.js';
 import type { AffinityConfig } from './client-types.js';
@@ -48,7 +48,7 @@ export async function claimAffinity(deps: ClientDeps, cidr: string, affinity: Af
   const owner = ownerOf(affinity);
   const claimed: string[] = [];
   const failed: string[] = [];
-  for (const blockCidr of sequentialBlockGenerator(range, pool.blockSize)) {
+  for (const blockCidr of blocksOf(range, pool.blockSize)) {
     try {
       await withCasRetry(async () => claimAffineBlock(deps, await getPendingAffinity(deps, owner, blockCidr), undefined), {
         isRetryable: isConflict,
@@ -72,7 +72,7 @@ export async function releaseAffinity(deps: ClientDeps, cidr: string, host: stri
   const { pool, range } = await poolForRange(deps, cidr);
   const owner: BlockOwner = { type: 'host', host: decideHostname(host) };
   const config = await readIpamConfig(deps.ds, deps.windowsHost);
-  for (const blockCidr of sequentialBlockGenerator(range, pool.blockSize)) {
+  for (const blockCidr of blocksOf(range, pool.blockSize)) {
     await releaseIgnoring(deps, config, owner, blockCidr, mustBeEmpty);
   }
 }
@@ -145,11 +145,9 @@ export async function releasePoolAffinities(deps: ClientDeps, poolCidr: string):
 export async function releaseBlockAffinity(deps: ClientDeps, block: AllocationBlock, mustBeEmpty: boolean): Promise<void> {
   if (block.affinity === undefined) return;
   const config = await readIpamConfig(deps.ds, deps.windowsHost);
-  try {
-    await releaseBlockAffinityOf(deps, config, block.affinity, block.cidr, { requireEmpty: mustBeEmpty });
-  } catch (err) {
+  await releaseBlockAffinityOf(deps, config, block.affinity, block.cidr, { requireEmpty: mustBeEmpty }).catch((err: unknown) => {
     if (!ignorable(err)) throw err;
-  }
+  });
 }
 
 /** RemoveIPAMHost (design/calico-ipam.md#affinity-management): release the host's affinities (addresses stay allocated). */

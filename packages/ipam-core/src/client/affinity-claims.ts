@@ -11,7 +11,7 @@ import { hostOwnsBlock } from '../block/block-owner.js';
 import { type HostReservedAttr } from '../block/host-reserved-attr.js';
 import { newBlock } from '../block/new-block.js';
 import { BlockClaimConflictError, StaleAffinityError } from './client-errors.js';
-import { asUpdate, type ClientDeps, orUndefined, unversioned } from './client-deps.js';
+import { asUpdate, type ClientDeps, ignoreNotFound, orUndefined, unversioned } from './client-deps.js';
 
 // The two-phase claim protocol of design/calico-ipam.md#affinity-claim-protocol An affinity is only a hint until the block's
 // own `affinity` field agrees with it: pending and pendingDeletion affinities are always
@@ -117,9 +117,7 @@ export async function getBlockFromAffinity(
   const block = await orUndefined(deps.ds.blocks.get(affinity.cidr));
   if (block === undefined) return claimAffineBlock(deps, await asPending(deps, affinity), hostReserved);
   if (!hostOwnsBlock(block, owner)) {
-    await deps.ds.affinities.delete(affinity).catch((err: unknown) => {
-      if (!(err instanceof NotFoundError)) throw err;
-    });
+    await deps.ds.affinities.delete(affinity).catch(ignoreNotFound);
     throw new StaleAffinityError(affinity.cidr, affinity.host);
   }
   if (affinity.state === 'confirmed' || affinity.state === '') return block;

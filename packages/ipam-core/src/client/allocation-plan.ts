@@ -1,4 +1,4 @@
-import { type AllocationBlock, DEFAULT_MAX_BLOCKS_PER_HOST, type IPVersion, type Versioned } from '@ipamkit/models';
+import { type AllocationBlock, DEFAULT_MAX_BLOCKS_PER_HOST, definedFields, type IPVersion, type Versioned } from '@ipamkit/models';
 import type { HostReservedAttr } from '../block/host-reserved-attr.js';
 import { autoAssignInBlock } from '../block/take-free-addresses.js';
 import type { AllocationChange, HandleRef } from './block-handle-writes.js';
@@ -53,8 +53,7 @@ export function takeFromBlock(
   const result = autoAssignInBlock(block, {
     num,
     reservations: ctx.reservations,
-    ...(req.handleId === undefined ? {} : { handleId: req.handleId }),
-    ...(want.attrs === undefined ? {} : { attrs: want.attrs }),
+    ...definedFields({ handleId: req.handleId, attrs: want.attrs }),
     ...(affinityCheck ? { requiredOwner: req.owner } : {}),
   });
   if (result.ips.length === 0) return undefined;

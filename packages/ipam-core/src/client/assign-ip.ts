@@ -1,4 +1,4 @@
-import { blockCidrFor, type BlockOwner, canonicalAddress, ConflictError, ipVersionOfAddress, ValidationError } from '@ipamkit/models';
+import { blockCidrFor, type BlockOwner, canonicalAddress, ConflictError, definedFields, ipVersionOfAddress, ValidationError } from '@ipamkit/models';
 import { AddressInUseError } from '../block/block-errors.js';
 import { sequenceNumberFor } from '../block/block-queries.js';
 import { HandleMaxAllocReachedError } from '../block/handle-counts.js';
@@ -53,8 +53,7 @@ export async function assignIP(deps: ClientDeps, args: AssignIPArgs): Promise<As
         try {
           next = assignInBlock(block, {
             ip,
-            ...(args.handleId === undefined ? {} : { handleId: args.handleId }),
-            ...(args.attrs === undefined ? {} : { attrs: args.attrs }),
+            ...definedFields({ handleId: args.handleId, attrs: args.attrs }),
             ...(config.strictAffinity ? { requiredOwner: owner } : {}),
           });
         } catch (err) {

@@ -29,13 +29,10 @@ function checkCount(name: string, value: number | undefined): number {
   return n;
 }
 
-function checkPoolFamilies(version: IPVersion, pools: readonly string[]): void {
+/** Refuses a requested pool list of the family `version` that names a pool of the other family. */
+export function checkPoolFamilies(version: IPVersion, pools: readonly string[]): void {
   if (pools.some((pool) => ipVersionOfCidr(pool) !== version)) {
-    throw new ValidationError(
-      version === 4
-        ? 'provided IPv4 IPPools list contains one or more IPv6 IPPools'
-        : 'provided IPv6 IPPools list contains one or more IPv4 IPPools',
-    );
+    throw new ValidationError(`provided IPv${version} IPPools list contains one or more IPv${version === 4 ? 6 : 4} IPPools`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { bitsOf, blockAt, blockCountOf, blocksOf, cidrContains, ipVersionOfCidr, parseCidr } from '@ipamkit/models';
+import { bitsOf, blockAt, blockCountOf, cidrContains, ipVersionOfCidr, parseCidr } from '@ipamkit/models';
 
 /** The 32-bit FNV offset basis and prime. */
 const FNV32_OFFSET_BASIS = 2166136261;
@@ -83,7 +83,3 @@ export function* randomBlockGenerator(poolCidr: string, blockPrefixLength: numbe
   }
 }
 
-/** The blocks of `cidr` in address order (ClaimAffinity / ReleaseAffinity, design/calico-ipam.md#block-generators). */
-export function sequentialBlockGenerator(cidr: string, blockPrefixLength: number): Generator<string, void, undefined> {
-  return blocksOf(cidr, blockPrefixLength);
-}

@@ -8,7 +8,7 @@ import {
   type Versioned,
 } from '@ipamkit/models';
 import { decrementHandleCount, HandleCountError, incrementHandleCount } from '../block/handle-counts.js';
-import { asUpdate, type ClientDeps, orUndefined, unversioned } from './client-deps.js';
+import { asUpdate, type ClientDeps, ignoreNotFound, orUndefined, unversioned } from './client-deps.js';
 import { inTransaction } from './transaction.js';
 import { withCasRetry } from './with-cas-retry.js';
 
@@ -96,10 +96,6 @@ export async function decrementStoredHandle(
     },
     { isRetryable: retryHandleWrite, operation: `decrement handle ${handleId}` },
   );
-}
-
-function ignoreNotFound(err: unknown): void {
-  if (!(err instanceof NotFoundError)) throw err;
 }
 
 /**

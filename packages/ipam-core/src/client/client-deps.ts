@@ -3,6 +3,7 @@ import {
   type Datastore,
   type DatastoreTx,
   type IPAMConfig,
+  NotFoundError,
   type Versioned,
 } from '@ipamkit/models';
 import { bumpSequenceNumber } from '../block/block-writes.js';
@@ -37,13 +38,17 @@ export type Reader = Pick<DatastoreTx, 'blocks' | 'affinities' | 'handles' | 'ip
 /** `undefined` for a missing object (models' helper, re-exported for the core's modules). */
 export { orUndefined } from '@ipamkit/models';
 
+/** A `.catch` for a delete or a read whose object may be gone already, which is fine. */
+export function ignoreNotFound(err: unknown): void {
+  if (!(err instanceof NotFoundError)) throw err;
+}
+
 /**
  * Calico's blockFromBackend: the block as read, with the cooldown GC applied (design/calico-ipam.md#cross-cutting-mechanics).
  * The stored object is never touched; `block` is a fresh value when anything changed.
  */
 export function collectedBlock(stored: AllocationBlock, config: IPAMConfig, now: Date): { block: AllocationBlock; changed: boolean } {
-  const gc = garbageCollectCooldown(stored, { cooldownSeconds: config.ipCooldownSeconds, now });
-  return { block: gc.block, changed: gc.changed };
+  return garbageCollectCooldown(stored, { cooldownSeconds: config.ipCooldownSeconds, now });
 }
 
 /** `next` as an update of `original`: sequence number bumped once, CAS on the revision read (design/calico-ipam.md#cross-cutting-mechanics updateBlock). */

@@ -1,18 +1,14 @@
-import { type IPVersion, ipVersionOfCidr, ValidationError } from '@ipamkit/models';
+import type { IPVersion } from '@ipamkit/models';
 import type { HostReservedAttr } from '../block/host-reserved-attr.js';
 import { readAssignContext } from './read-assign-context.js';
-import { decideHostname } from './auto-assign.js';
+import { checkPoolFamilies, decideHostname } from './auto-assign.js';
 import type { ClientDeps } from './client-deps.js';
 import type { BlockArgs } from './client-types.js';
 import { findOrClaimBlock } from './find-or-claim-block.js';
 import { withCasRetry } from './with-cas-retry.js';
 
 async function ensureFamily(deps: ClientDeps, host: string, version: IPVersion, pools: readonly string[], hostReserved: HostReservedAttr): Promise<string> {
-  for (const pool of pools) {
-    if (ipVersionOfCidr(pool) !== version) {
-      throw new ValidationError(`provided IPv${version} IPPools list contains one or more IPv${version === 4 ? 6 : 4} IPPools`);
-    }
-  }
+  checkPoolFamilies(version, pools);
   const req = {
     version,
     owner: { type: 'host', host } as const,

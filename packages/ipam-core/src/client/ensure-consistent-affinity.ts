@@ -34,11 +34,8 @@ export function selectionNeedsNode(block: AllocationBlock, pools: readonly IPPoo
 export async function giveUpAffinityIfEmpty(deps: ClientDeps, config: IPAMConfig, block: AllocationBlock): Promise<void> {
   const owner = block.affinity;
   if (owner?.type !== 'host' || owner.host === '') return;
-  try {
-    await releaseBlockAffinityOf(deps, config, owner, block.cidr, { requireEmpty: true });
-  } catch {
-    // Not empty, already released, someone else's, or unreachable: the next release tries again.
-  }
+  // Not empty, already released, someone else's, or unreachable: the next release tries again.
+  await releaseBlockAffinityOf(deps, config, owner, block.cidr, { requireEmpty: true }).catch(() => undefined);
 }
 
 /**

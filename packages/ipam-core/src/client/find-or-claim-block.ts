@@ -11,11 +11,6 @@ import { withCasRetry } from './with-cas-retry.js';
 const isClaimRace = (err: unknown): boolean =>
   err instanceof ConflictError || err instanceof BlockClaimConflictError || err instanceof StaleAffinityError || err instanceof BlockFilledError;
 
-export interface FoundBlock {
-  readonly block: Versioned<AllocationBlock>;
-  readonly newlyClaimed: boolean;
-}
-
 /**
  * findOrClaimBlock of design/calico-ipam.md#finding-or-claiming-a-block: the next of the owner's `affine` block CIDRs with
  * `minFree` room (validated through the claim protocol; the iterator is consumed up to it), else,
@@ -29,7 +24,7 @@ export async function findOrClaimBlock(
   affine: Iterator<string>,
   allowNewClaim: boolean,
   minFree: number,
-): Promise<FoundBlock> {
+): Promise<{ readonly block: Versioned<AllocationBlock>; readonly newlyClaimed: boolean }> {
   const freeIn = (block: AllocationBlock): number => numFree(collectedBlock(block, ctx.config, deps.clock.now()).block, ctx.reservations);
   for (let next = affine.next(); next.done !== true; next = affine.next()) {
     const cidr = next.value;

@@ -1,4 +1,4 @@
-import type { BlockOwner } from '@ipamkit/models';
+import type { AllocationBlock } from '@ipamkit/models';
 import { hostOwnsBlock } from '../block/block-owner.js';
 import { isEmpty, numFree } from '../block/block-queries.js';
 import { unixNanos } from '../block/new-block.js';
@@ -11,13 +11,6 @@ import { releaseBlockAffinityOf } from './release-block-affinity.js';
 /** An empty block of another host is reclaimed only once its claim is this old (design/calico-ipam.md#constants). */
 export const EMPTY_BLOCK_MIN_RECLAIM_AGE_MS = 60_000;
 
-interface ReclaimCandidate {
-  readonly cidr: string;
-  readonly owner: BlockOwner | undefined;
-  readonly claimTime: string | undefined;
-  readonly sequenceNumber: bigint;
-}
-
 /**
  * A block CIDR this owner can claim (design/calico-ipam.md#finding-a-usable-block): the first, in each allowed pool's
  * host-seeded order, that has no block or is already ours with room; otherwise an empty block of
@@ -28,7 +21,7 @@ export async function findUsableBlock(deps: ClientDeps, ctx: AssignContext, req:
   const stored = await deps.ds.blocks.list({ ipVersion: req.version });
   const now = deps.clock.now();
   const byCidr = new Map(stored.filter((b) => !b.deleted).map((b) => [b.cidr, b]));
-  const candidates: ReclaimCandidate[] = [];
+  const candidates: AllocationBlock[] = [];
   for (const pool of ctx.allowed) {
     for (const cidr of randomBlockGenerator(pool.cidr, pool.blockSize, req.owner.host, () => unixNanos(deps.clock.now()))) {
       if (ctx.reservations.matchesWholeCidr(cidr)) continue;
@@ -37,18 +30,17 @@ export async function findUsableBlock(deps: ClientDeps, ctx: AssignContext, req:
       const { block } = collectedBlock(existing, ctx.config, now);
       const free = numFree(block, ctx.reservations);
       if (free > 0 && hostOwnsBlock(existing, req.owner)) return cidr;
-      if (free > 0 && isEmpty(block)) {
-        candidates.push({ cidr, owner: existing.affinity, claimTime: existing.affinityClaimTime, sequenceNumber: existing.sequenceNumber });
-      }
+      if (free > 0 && isEmpty(block)) candidates.push(existing);
     }
   }
   for (const candidate of candidates) {
-    if (candidate.owner === undefined) continue;
-    const claimedAt = candidate.claimTime === undefined ? Number.NaN : Date.parse(candidate.claimTime);
+    const owner = candidate.affinity;
+    if (owner === undefined) continue;
+    const claimedAt = candidate.affinityClaimTime === undefined ? Number.NaN : Date.parse(candidate.affinityClaimTime);
     // A missing or unreadable claim time is Go's zero time: infinitely old.
     if (!Number.isNaN(claimedAt) && now.getTime() - claimedAt < EMPTY_BLOCK_MIN_RECLAIM_AGE_MS) continue;
     try {
-      await releaseBlockAffinityOf(deps, ctx.config, candidate.owner, candidate.cidr, {
+      await releaseBlockAffinityOf(deps, ctx.config, owner, candidate.cidr, {
         requireEmpty: true,
         requiredSequenceNumber: candidate.sequenceNumber,
       });

@@ -6,17 +6,12 @@ import { InsufficientIPsByHandleError } from './client-errors.js';
 import { readIpamConfig } from './ipam-config-ops.js';
 
 /** One address of a handle and the sequence number it was allocated under. */
-export interface HandleAllocation {
-  readonly ip: string;
-  readonly sequenceNumber: bigint;
-}
-
 /**
  * IPsByHandle (design/calico-ipam.md#ipsbyhandle): the handle's addresses with their sequence numbers, cooldown excluded. The handle and the
  * config are read together, then every block of the handle in one parallel wave (Calico reads
  * them one by one). Throws NotFoundError for an unknown handle.
  */
-export async function handleAllocations(deps: ClientDeps, handleId: string): Promise<HandleAllocation[]> {
+export async function handleAllocations(deps: ClientDeps, handleId: string): Promise<{ readonly ip: string; readonly sequenceNumber: bigint }[]> {
   const id = sanitizeHandle(handleId) ?? handleId;
   const [handle, config] = await Promise.all([deps.ds.handles.get(id), readIpamConfig(deps.ds, deps.windowsHost)]);
   const cidrs = Object.keys(handle.block);

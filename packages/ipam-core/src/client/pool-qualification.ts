@@ -44,13 +44,10 @@ export function maxPrefixLength(version: IPVersion, reserved: HostReservedAttr |
   return result;
 }
 
-export interface PoolChoice {
-  /** Pools that select this request, in order (the `selecting` set). */
-  readonly selecting: DefaultedIPPool[];
-  readonly enabled: DefaultedIPPool[];
-}
-
-/** design/calico-ipam.md#pool-qualification `determinePools`. Throws NoQualifiedPoolError or ValidationError. */
+/**
+ * design/calico-ipam.md#pool-qualification `determinePools`: the enabled pools, and those that select this request
+ * in order (the `selecting` set). Throws NoQualifiedPoolError or ValidationError.
+ */
 export function determinePools(args: {
   readonly all: readonly DefaultedIPPool[];
   readonly version: IPVersion;
@@ -58,7 +55,7 @@ export function determinePools(args: {
   readonly node: Node;
   readonly namespace: Namespace | undefined;
   readonly maxPrefixLen: number;
-}): PoolChoice {
+}): { readonly selecting: DefaultedIPPool[]; readonly enabled: DefaultedIPPool[] } {
   const enabled = enabledPools(args.all, args.version);
   const byCidr = new Map<string, DefaultedIPPool>();
   for (const pool of enabled) {

@@ -141,7 +141,6 @@ function takeReadAhead(deps: ClientDeps, req: AssignRequest): FirstWave | undefi
  * first five come from the client's cache while their stamps are unchanged.
  */
 export async function readAssignContext(deps: ClientDeps, reader: Reader, req: AssignRequest, stamps?: TxStamps): Promise<AssignContext> {
-  const maxPrefixLen = maxPrefixLength(req.version, req.hostReserved);
   const wave = (reader === deps.ds ? takeReadAhead(deps, req) : undefined) ?? firstWave(deps, reader, req, stamps);
   const [{ config, reservations, node, all, affinities }, handle, hintedBlocks] = await Promise.all([
     wave.reads,
@@ -155,7 +154,7 @@ export async function readAssignContext(deps: ClientDeps, reader: Reader, req: A
     requested: req.requestedPools,
     node,
     namespace: req.namespace,
-    maxPrefixLen,
+    maxPrefixLen: maxPrefixLength(req.version, req.hostReserved),
   });
   if (selecting.length === 0) throw new ValidationError(`no configured Calico pools for node ${req.owner.host}`);
   const allowed = filterPoolsByUse(selecting, req.use);

@@ -1,18 +1,14 @@
-import { type BlockOwner, BlockNotEmptyError, type IPAMConfig, NotFoundError, ValidationError } from '@ipamkit/models';
+import { type BlockOwner, BlockNotEmptyError, type IPAMConfig, ValidationError } from '@ipamkit/models';
 import { affinityString, hostOwnsBlock } from '../block/block-owner.js';
 import { isEmpty } from '../block/block-queries.js';
 import { clearAffinity } from '../block/block-writes.js';
 import { BlockChangedError, BlockClaimConflictError } from './client-errors.js';
-import { asUpdate, type ClientDeps, collectedBlock } from './client-deps.js';
+import { asUpdate, type ClientDeps, collectedBlock, ignoreNotFound } from './client-deps.js';
 
 export interface ReleaseBlockAffinityOptions {
   readonly requireEmpty: boolean;
   /** Reclaim: fail with BlockChangedError if the block moved on since the caller looked at it. */
   readonly requiredSequenceNumber?: bigint;
-}
-
-function tolerateNotFound(err: unknown): void {
-  if (!(err instanceof NotFoundError)) throw err;
 }
 
 /**
@@ -42,7 +38,7 @@ export async function releaseBlockAffinityOf(
   const empty = isEmpty(block);
   if (options.requireEmpty && !empty) throw new BlockNotEmptyError(cidr);
   const deleting = await deps.ds.affinities.update({ ...affinity, state: 'pendingDeletion' });
-  if (empty) await deps.ds.blocks.delete(stored).catch(tolerateNotFound);
+  if (empty) await deps.ds.blocks.delete(stored).catch(ignoreNotFound);
   else await deps.ds.blocks.update(asUpdate(stored, clearAffinity(block)));
-  await deps.ds.affinities.delete(deleting).catch(tolerateNotFound);
+  await deps.ds.affinities.delete(deleting).catch(ignoreNotFound);
 }

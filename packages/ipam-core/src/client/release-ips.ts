@@ -96,11 +96,8 @@ export async function releaseIPs(deps: ClientDeps, opts: ReleaseOptions[]): Prom
     } else {
       // Outside every pool (e.g. the pool was deleted): find the block by listing, once per family.
       const version = ipVersionOfAddress(ip);
-      let listing = familyBlocks.get(version);
-      if (listing === undefined) {
-        listing = deps.ds.blocks.list({ ipVersion: version });
-        familyBlocks.set(version, listing);
-      }
+      const listing = familyBlocks.get(version) ?? deps.ds.blocks.list({ ipVersion: version });
+      familyBlocks.set(version, listing);
       cidr = (await listing).find((b) => cidrContains(b.cidr, ip))?.cidr;
     }
     if (cidr === undefined) {

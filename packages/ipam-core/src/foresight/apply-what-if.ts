@@ -40,19 +40,16 @@ function withBlockSize(pools: readonly IPPool[], change: NonNullable<WhatIfChang
     const applies = named === undefined ? ipVersionOfCidr(pool.cidr) === version && pool.disabled !== true : named.includes(pool.name);
     if (!applies) return pool;
     if (ipVersionOfCidr(pool.cidr) !== version) throw new ValidationError(`block size ${change.size} does not fit IPv${ipVersionOfCidr(pool.cidr)} pool ${pool.name}`);
-    return validatedPool({ ...pool, blockSize: change.size });
+    const resized = { ...pool, blockSize: change.size };
+    validateIPPool(resized);
+    return resized;
   });
-}
-
-function validatedPool(pool: IPPool): IPPool {
-  validateIPPool(pool);
-  return pool;
 }
 
 function addedPools(existing: readonly IPPool[], added: readonly IPPool[]): IPPool[] {
   const out = [...existing];
   for (const pool of added) {
-    validatedPool(pool);
+    validateIPPool(pool);
     const clash = out.find((p) => p.name === pool.name);
     if (clash !== undefined) throw new ValidationError(`what-if adds pool ${pool.name}, which already exists`);
     const overlap = out.find((p) => cidrsOverlap(p.cidr, pool.cidr));

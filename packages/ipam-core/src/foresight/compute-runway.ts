@@ -1,4 +1,5 @@
-import { applyIPPoolDefaults, cidrSize, ipVersionOfCidr, isPoolEnabled, type DefaultedIPPool, type IPVersion } from '@ipamkit/models';
+import { cidrSize, ipVersionOfCidr, isPoolEnabled, type DefaultedIPPool, type IPVersion } from '@ipamkit/models';
+import { defaultedPools } from '../client/pool-qualification.js';
 import { hoursFor, type AllocationRate } from './allocation-rate.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { planFill, type FillFailure } from './plan-fill.js';
@@ -96,7 +97,7 @@ function defaultVersions(pools: readonly DefaultedIPPool[]): IPVersion[] {
  * fails first and when, and what each pool can still give).
  */
 export function computeRunway(snapshot: ClusterSnapshot, options: RunwayOptions = {}): RunwayReport {
-  const pools = snapshot.pools.map(applyIPPoolDefaults).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const pools = defaultedPools(snapshot.pools);
   const ipVersions = options.ipVersions ?? defaultVersions(pools);
   const worldOptions: WorldOptions = { ipVersions, requestMaxBlocksPerHost: options.requestMaxBlocksPerHost ?? 0 };
   const basis = snapshotBasis(snapshot, pools);

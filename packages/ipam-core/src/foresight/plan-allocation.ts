@@ -1,7 +1,8 @@
 import { cidrSize, parseCidr, type DefaultedIPPool } from '@ipamkit/models';
+import { unixNanos } from '../block/new-block.js';
 import { blockSearchStart, inSearchOrder, randomBlockGenerator } from '../client/block-generators.js';
 import type { PlannedFailure, PlannedFamily } from './planned-node.js';
-import { addPlannedBlock, usableInNewBlock, worldNanos, type PlannedBlock, type PlannedWorld } from './planned-world.js';
+import { addPlannedBlock, usableInNewBlock, type PlannedBlock, type PlannedWorld } from './planned-world.js';
 
 export type PlannedAllocation = { readonly ok: true; readonly block: PlannedBlock } | { readonly ok: false; readonly failure: PlannedFailure };
 
@@ -64,7 +65,7 @@ function claimNewBlock(world: PlannedWorld, family: PlannedFamily): PlannedBlock
   for (const pool of family.allowed) {
     if (world.noClaimablePool.has(pool.name)) continue;
     let sawReclaimable = false;
-    for (const cidr of randomBlockGenerator(pool.cidr, pool.blockSize, family.node, () => worldNanos(world))) {
+    for (const cidr of randomBlockGenerator(pool.cidr, pool.blockSize, family.node, () => unixNanos(world.now))) {
       if (world.reservations.matchesWholeCidr(cidr)) continue;
       const existing = world.blocks.get(cidr);
       if (existing === undefined) {
@@ -93,7 +94,7 @@ function borrow(world: PlannedWorld, family: PlannedFamily): PlannedBlock | unde
   for (const pool of family.allowed) {
     const list = world.blocksByPool.get(pool.name) ?? [];
     if (!list.some((b) => b.free > 0)) continue;
-    const start = blockSearchStart(pool.cidr, pool.blockSize, family.node, () => worldNanos(world));
+    const start = blockSearchStart(pool.cidr, pool.blockSize, family.node, () => unixNanos(world.now));
     for (const cidr of inSearchOrder(pool.cidr, pool.blockSize, start, list.map((b) => b.cidr))) {
       const block = world.blocks.get(cidr);
       if (block !== undefined && block.free > 0 && !world.reservations.matchesWholeCidr(cidr)) return block;

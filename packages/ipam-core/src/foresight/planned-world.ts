@@ -12,7 +12,7 @@ import {
 import { isEmpty, numFree } from '../block/block-queries.js';
 import { garbageCollectCooldown } from '../block/garbage-collect-cooldown.js';
 import { type HostReservedAttr, WINDOWS_RESERVED_HANDLE } from '../block/host-reserved-attr.js';
-import { newBlock, unixNanos } from '../block/new-block.js';
+import { newBlock } from '../block/new-block.js';
 import { EMPTY_BLOCK_MIN_RECLAIM_AGE_MS } from '../client/find-usable-block.js';
 import { createReservationFilter, type ReservationFilter } from '../reservations/reservation-filter.js';
 import { computeUtilization } from '../utilization/compute-utilization.js';
@@ -159,9 +159,4 @@ export function buildWorld(snapshot: ClusterSnapshot, basis: SnapshotBasis, opti
   const nodes = only === undefined ? basis.nodes : basis.nodes.filter((n) => only.has(n.name));
   world.nodes.push(...nodes.map((node) => planNodeFamilies(world, snapshot, node, options, basis.affinitiesByHost.get(node.name) ?? [])));
   return world;
-}
-
-/** Nanoseconds for the generator's time seed (single-address blocks only). */
-export function worldNanos(world: Pick<PlannedWorld, 'now'>): bigint {
-  return unixNanos(world.now);
 }

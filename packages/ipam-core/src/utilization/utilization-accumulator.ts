@@ -39,9 +39,6 @@ export interface PoolUtilization {
   blocks: BlockUtilization[];
 }
 
-/** What utilization reads of a block: its CIDR and the two ordinal arrays, never the attributes. */
-export type UtilizationBlock = BlockOrdinals;
-
 export interface UtilizationAccumulatorArgs {
   /** Every pool, disabled ones included, in the order buckets are tried (GetUtilization: by name). */
   pools: readonly IPPool[];
@@ -52,7 +49,7 @@ export interface UtilizationAccumulatorArgs {
 
 /** Folds blocks one at a time into per-pool totals; nothing but the per-block rows is kept. */
 export interface UtilizationAccumulator {
-  add(block: UtilizationBlock): void;
+  add(block: BlockOrdinals): void;
   /** The totals; call once, after the last `add`. */
   result(): PoolUtilization[];
 }
@@ -64,12 +61,13 @@ interface Bucket {
   readonly blockRanges: AddressRange[];
 }
 
-function emptyPool(name: string, cidr: string): PoolUtilization {
-  return { name, cidr, capacity: 0n, inUse: 0n, reserved: 0n, available: 0n, blocks: [] };
+function emptyBucket(name: string, cidr: string): Bucket {
+  const result = { name, cidr, capacity: 0n, inUse: 0n, reserved: 0n, available: 0n, blocks: [] };
+  return { result, range: rangeOfCidr(parseBlockInterval(cidr)), blockRanges: [] };
 }
 
 /** Free ordinals not covered by a reservation (numFree's rule, with the overlap already counted). */
-function availableIn(block: UtilizationBlock, range: AddressRange, reservedInBlock: bigint, reserved: RangeSet): bigint {
+function availableIn(block: BlockOrdinals, range: AddressRange, reservedInBlock: bigint, reserved: RangeSet): bigint {
   const size = range.end - range.start;
   // A short allocations array is a corrupt block: nothing in it is free to hand out
   // (`hasShortAllocations`, with the block's range already parsed).
@@ -124,18 +122,8 @@ const smallBigint = (b: bigint): bigint => (b >= 0n && b <= SHARED_COUNTS_BIGINT
 export function createUtilizationAccumulator(args: UtilizationAccumulatorArgs): UtilizationAccumulator {
   const filter = args.poolsFilter ?? [];
   const selected = filter.length === 0 ? args.pools : args.pools.filter((p) => filter.includes(p.name) || filter.includes(p.cidr));
-  const buckets: Bucket[] = selected.map((pool) => ({
-    result: emptyPool(pool.name, pool.cidr),
-    range: rangeOfCidr(parseBlockInterval(pool.cidr)),
-    blockRanges: [],
-  }));
-  if (filter.length === 0) {
-    buckets.push({
-      result: emptyPool(ORPHANED_BLOCKS_POOL.name, ORPHANED_BLOCKS_POOL.cidr),
-      range: rangeOfCidr(parseBlockInterval(ORPHANED_BLOCKS_POOL.cidr)),
-      blockRanges: [],
-    });
-  }
+  const buckets = selected.map((pool) => emptyBucket(pool.name, pool.cidr));
+  if (filter.length === 0) buckets.push(emptyBucket(ORPHANED_BLOCKS_POOL.name, ORPHANED_BLOCKS_POOL.cidr));
   const reserved = normalizeRanges(parseReservedCidrs(args.reservations).cidrs.map(rangeOfCidr));
   const realBuckets = filter.length === 0 ? buckets.slice(0, -1) : buckets;
   let done = false;

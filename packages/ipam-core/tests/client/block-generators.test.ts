@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { blocksOf } from '@ipamkit/models';
 import { blockSearchStart, inSearchOrder } from '../../src/client/block-generators.js';
-import { fnv1Hash32, randomBlockGenerator, sequentialBlockGenerator } from '../../src/client/block-generators.js';
+import { fnv1Hash32, randomBlockGenerator } from '../../src/client/block-generators.js';
 
 const noTime = (): bigint => 0n;
 
@@ -25,9 +26,9 @@ describe('randomBlockGenerator', () => {
         const blocks = [...randomBlockGenerator(pool, blockSize, host, noTime)];
         expect(blocks).toHaveLength(2 ** extraBits);
         expect(new Set(blocks).size).toBe(blocks.length);
-        expect(new Set(blocks)).toEqual(new Set(sequentialBlockGenerator(pool, blockSize)));
+        expect(new Set(blocks)).toEqual(new Set(blocksOf(pool, blockSize)));
         const start = blockSearchStart(pool, blockSize, host, noTime);
-        expect(blocks[0]).toBe([...sequentialBlockGenerator(pool, blockSize)][Number(start)]);
+        expect(blocks[0]).toBe([...blocksOf(pool, blockSize)][Number(start)]);
       }),
     );
   });
@@ -42,7 +43,7 @@ describe('randomBlockGenerator', () => {
     fc.assert(
       fc.property(fc.string(), fc.uniqueArray(fc.integer({ min: 0, max: 63 }), { maxLength: 20 }), (host, indices) => {
         const pool = '10.0.0.0/20';
-        const all = [...sequentialBlockGenerator(pool, 26)];
+        const all = [...blocksOf(pool, 26)];
         const existing = indices.map((i) => all[i]!);
         const order = [...randomBlockGenerator(pool, 26, host, noTime)].filter((c) => existing.includes(c));
         expect(inSearchOrder(pool, 26, blockSearchStart(pool, 26, host, noTime), existing)).toEqual(order);

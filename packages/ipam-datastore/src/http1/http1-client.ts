@@ -96,11 +96,8 @@ export class Http1Client {
   }
 
   private poolOf(origin: string): OriginPool {
-    let pool = this.pools.get(origin);
-    if (pool === undefined) {
-      pool = { idle: [], active: 0, waiters: [], tlsSessions: { session: undefined } };
-      this.pools.set(origin, pool);
-    }
+    const pool = this.pools.get(origin) ?? { idle: [], active: 0, waiters: [], tlsSessions: { session: undefined } };
+    this.pools.set(origin, pool);
     return pool;
   }
 

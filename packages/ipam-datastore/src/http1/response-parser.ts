@@ -15,11 +15,9 @@ export interface Http1Response {
 
 /** The peer sent something that is not an HTTP/1.1 response, or stopped in the middle of one. */
 export class Http1ProtocolError extends Error {
-  readonly code: string;
-  constructor(message: string, code = 'HPE_INVALID') {
+  constructor(message: string, readonly code = 'HPE_INVALID') {
     super(message);
     this.name = 'Http1ProtocolError';
-    this.code = code;
   }
 }
 

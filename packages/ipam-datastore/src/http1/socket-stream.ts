@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { definedFields } from '@ipamkit/models';
 import { connectError, type ByteStream, type ByteStreamEvents, type ConnectTarget } from './byte-stream.js';
 
 /**
@@ -51,11 +52,7 @@ async function open(target: ConnectTarget): Promise<Socket> {
       port,
       ALPNProtocols: ['http/1.1'],
       rejectUnauthorized: tls.rejectUnauthorized !== false,
-      ...(tls.ca === undefined ? {} : { ca: tls.ca }),
-      ...(tls.cert === undefined ? {} : { cert: tls.cert }),
-      ...(tls.key === undefined ? {} : { key: tls.key }),
-      ...(servername === undefined ? {} : { servername }),
-      ...(tlsSessions?.session === undefined ? {} : { session: tlsSessions.session }),
+      ...definedFields({ ca: tls.ca, cert: tls.cert, key: tls.key, servername, session: tlsSessions?.session }),
     });
     // The server's tickets: the next connection to this origin resumes instead of a full handshake.
     if (tlsSessions !== undefined) socket.on('session', (session: Buffer) => (tlsSessions.session = session));

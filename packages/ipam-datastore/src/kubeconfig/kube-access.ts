@@ -1,5 +1,6 @@
 import type { Agent, OutgoingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { definedFields } from '@ipamkit/models';
 import type { RequestOptions } from 'node:https';
 import { Http1Client, parseHttpUrl, type HttpUrl } from '../http1/index.js';
 import type { KubeConnection } from './kube-connection.js';
@@ -36,14 +37,7 @@ function isHeaderList(h: OutgoingHttpHeaders | readonly string[]): h is readonly
 const TOKEN_FILE_REREAD_MS = 60_000;
 
 /** What a connection to the API server is made of: the same for two accesses means one pool serves both. */
-interface ConnectionIdentity {
-  readonly server: string;
-  readonly insecure: boolean;
-  readonly tlsServerName?: string | undefined;
-  readonly ca?: Buffer | undefined;
-  readonly cert?: Buffer | undefined;
-  readonly key?: Buffer | undefined;
-}
+type ConnectionIdentity = Pick<KubeConnection, 'server' | 'insecure' | 'tlsServerName' | 'ca' | 'cert' | 'key'>;
 
 interface SharedClient {
   readonly identity: ConnectionIdentity;
@@ -68,10 +62,7 @@ const sameIdentity = (a: ConnectionIdentity, b: ConnectionIdentity): boolean =>
 function tlsOptionsOf(conn: KubeConnection): { rejectUnauthorized: boolean; ca?: Buffer; cert?: Buffer; key?: Buffer; servername?: string } {
   return {
     rejectUnauthorized: !conn.insecure,
-    ...(conn.ca === undefined ? {} : { ca: conn.ca }),
-    ...(conn.cert === undefined ? {} : { cert: conn.cert }),
-    ...(conn.key === undefined ? {} : { key: conn.key }),
-    ...(conn.tlsServerName === undefined ? {} : { servername: conn.tlsServerName }),
+    ...definedFields({ ca: conn.ca, cert: conn.cert, key: conn.key, servername: conn.tlsServerName }),
   };
 }
 
@@ -82,8 +73,7 @@ function takeSharedClient(conn: KubeConnection): Http1Client {
     return found.client;
   }
   const client = new Http1Client({ tls: tlsOptionsOf(conn) });
-  const { server, insecure, tlsServerName, ca, cert, key } = conn;
-  sharedClients.push({ identity: { server, insecure, tlsServerName, ca, cert, key }, client, users: 1 });
+  sharedClients.push({ identity: conn, client, users: 1 });
   return client;
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { definedFields } from '@ipamkit/models';
 import type { KubeconfigLoad, KubeConnection } from './kube-connection.js';
 import { fileErrorCode, KubeconfigError } from './kubeconfig-error.js';
 import { MiniYamlError, parseMiniYaml, type YamlValue } from './mini-yaml.js';
@@ -116,15 +117,9 @@ export function readKubeconfigFile(path: string): KubeconfigLoad {
     server: server.replace(/\/+$/, ''),
     insecure: f.flag(cluster['insecure-skip-tls-verify'], `cluster ${clusterName}: insecure-skip-tls-verify`),
     source: path,
-    ...(token === undefined ? {} : { token }),
+    ...definedFields({ token, username, password, tlsServerName, ca, cert, key }),
     // Read now so that a missing file fails at load, naming it; kept to be re-read as it rotates.
     ...(token === undefined && tokenFile !== undefined ? { tokenFile: fileOf(tokenFile), token: readFile(fileOf(tokenFile), 'tokenFile', path).toString('utf8').trim() } : {}),
-    ...(username === undefined ? {} : { username }),
-    ...(password === undefined ? {} : { password }),
-    ...(tlsServerName === undefined ? {} : { tlsServerName }),
-    ...(ca === undefined ? {} : { ca }),
-    ...(cert === undefined ? {} : { cert }),
-    ...(key === undefined ? {} : { key }),
   };
   return { type: 'connection', connection };
 }

@@ -102,12 +102,10 @@ export class CrdModelStore<T> {
   /** DELETE with the real UID as precondition: never removes a newer object of the same name. */
   private async hardDelete(raw: RawObject): Promise<void> {
     const uid = raw.metadata?.uid;
-    try {
-      await this.collection.remove(raw.metadata?.name ?? '', uid === undefined ? undefined : { uid });
-    } catch (err) {
+    await this.collection.remove(raw.metadata?.name ?? '', uid === undefined ? undefined : { uid }).catch((err: unknown) => {
       // Someone else finished the delete (or the UID moved on): the row we soft-deleted is gone.
       if (!(err instanceof NotFoundError)) throw err;
-    }
+    });
   }
 
   /** Every change after `fromRevision` (or from now), re-watching when the server ends a stream. */

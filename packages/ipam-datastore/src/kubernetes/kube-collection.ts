@@ -10,16 +10,6 @@ export interface RawObject {
   [field: string]: unknown;
 }
 
-export interface RawList {
-  items: RawObject[];
-  resourceVersion: string;
-}
-
-export interface Preconditions {
-  readonly uid?: string;
-  readonly resourceVersion?: string;
-}
-
 /** Where one cluster-scoped collection lives: `/apis/<group>/<version>/<plural>` or `/api/v1/<plural>`. */
 export interface CollectionRef {
   readonly apiVersion: string;
@@ -63,7 +53,7 @@ export class KubeCollection {
   }
 
   /** Every object (following `continue`), and the resourceVersion the list was taken at. */
-  async list(labelSelector?: string): Promise<RawList> {
+  async list(labelSelector?: string): Promise<{ items: RawObject[]; resourceVersion: string }> {
     const items: RawObject[] = [];
     let token: string | undefined;
     let resourceVersion = '';
@@ -92,7 +82,7 @@ export class KubeCollection {
     return (await this.send({ method: 'PUT', path: this.path(name), body, identifier: this.id(name) })) as RawObject;
   }
 
-  async remove(name: string, preconditions?: Preconditions): Promise<void> {
+  async remove(name: string, preconditions?: { readonly uid?: string; readonly resourceVersion?: string }): Promise<void> {
     const body = preconditions === undefined ? undefined : { apiVersion: 'v1', kind: 'DeleteOptions', preconditions };
     await this.send({ method: 'DELETE', path: this.path(name), ...(body === undefined ? {} : { body }), identifier: this.id(name) });
   }

@@ -93,10 +93,7 @@ export async function createKubernetesDatastore(config: KubernetesDatastoreConfi
     handles,
     ipamConfig,
     upgradeHost: (node) => affinities.upgradeHost(node),
-    close: () => {
-      transport.close();
-      return Promise.resolve();
-    },
+    close: () => Promise.resolve(transport.close()),
   };
   return datastore;
 }

@@ -6,13 +6,7 @@ import {
   cidrToName,
   decodeCrd,
   encodeCrd,
-  type AllocationBlock,
-  type BlockAffinity,
   type CrdGroup,
-  type IPAMConfig,
-  type IPAMHandle,
-  type IPPool,
-  type IPReservation,
   type Versioned,
   type WireKind,
   type WireModels,
@@ -58,16 +52,8 @@ function binding<K extends WireKind>(
 const never = (): boolean => false;
 const unchanged = <T>(m: T): T => m;
 
-export interface ModelBindings {
-  readonly blocks: ModelBinding<AllocationBlock>;
-  readonly affinities: ModelBinding<BlockAffinity>;
-  readonly handles: ModelBinding<IPAMHandle>;
-  readonly ipamConfig: ModelBinding<IPAMConfig>;
-  readonly ipPools: ModelBinding<IPPool>;
-  readonly ipReservations: ModelBinding<IPReservation>;
-}
-
-export function modelBindings(transport: KubeTransport, group: CrdGroup): ModelBindings {
+/** The binding of each IPAM kind, its codec and collection in `group`. */
+export function modelBindings(transport: KubeTransport, group: CrdGroup) {
   return {
     blocks: binding(transport, group, 'IPAMBlock', {
       softDelete: true,

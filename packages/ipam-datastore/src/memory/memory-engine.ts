@@ -2,13 +2,6 @@ import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, matchesFilter, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 
-export interface MemoryEngineOptions {
-  /** How many change-log entries to keep for watches; older revisions expire. */
-  readonly changeLogRetention: number;
-}
-
-const copy = (row: StoredRow): StoredRow => ({ key: row.key, revision: row.revision, value: copyValue(row.value) });
-
 /**
  * A stored row as read: its value is copied on first use, so a CAS check that only compares the
  * revision (and the soft-delete flag) copies nothing. Stored rows are never changed in place, so a
@@ -55,7 +48,8 @@ export class MemoryEngine implements RowEngine {
   /** Each kind's keys in order, built on the first paged read and dropped when a key comes or goes. */
   private readonly sortedKeys = new Map<KindName, string[]>();
 
-  constructor(private readonly options: MemoryEngineOptions) {}
+  /** `changeLogRetention`: how many change-log entries to keep for watches; older revisions expire. */
+  constructor(private readonly options: { readonly changeLogRetention: number }) {}
 
   private table(kind: KindName): Map<string, StoredRow> {
     const t = this.tables.get(kind);
@@ -141,11 +135,8 @@ export class MemoryEngine implements RowEngine {
   }
 
   private keysInOrder(kind: KindName): string[] {
-    let keys = this.sortedKeys.get(kind);
-    if (keys === undefined) {
-      keys = [...this.table(kind).keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      this.sortedKeys.set(kind, keys);
-    }
+    const keys = this.sortedKeys.get(kind) ?? [...this.table(kind).keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.sortedKeys.set(kind, keys);
     return keys;
   }
 
@@ -155,7 +146,7 @@ export class MemoryEngine implements RowEngine {
     if (log === 'deleted' && before !== undefined) this.logRemoval(kind, before, row.revision);
     if (before === undefined) this.sortedKeys.delete(kind);
     this.record(() => (before === undefined ? t.delete(row.key) : t.set(row.key, before)));
-    const stored = copy(row);
+    const stored: StoredRow = { key: row.key, revision: row.revision, value: copyValue(row.value) };
     t.set(row.key, stored);
     // The change-log entry shares the stored copy: neither is ever changed, both are copied on the way out.
     if (log === 'added' || log === 'modified') this.logChange({ revision: row.revision, kind, key: row.key, type: log, value: stored.value, valueRevision: row.revision });
