@@ -52,6 +52,7 @@ async function dispatch(cni: CniEnv, options: RunCniOptions, sink: LogSink, reda
   const inv = new Invocation(conf, cni, options.env, node, log, {
     ...definedFields({ datastore: options.datastore, clock: options.clock }),
     ...(options.exitsAfter === true ? { leaveOpenForExit: true } : {}),
+    onKubernetesAccess: () => redactor.knowKubernetesAccess(),
   });
   try {
     if (cni.command === 'STATUS') return await inv.within(() => cmdStatus(inv));

@@ -46,9 +46,11 @@ function heavyLoaded(modules: readonly string[]): string[] {
 }
 
 /** One ADD through the .cjs bundle with the module recorder preloaded; the modules it loaded. */
-async function addRecordingModules(dir: string, conf: Record<string, unknown>, args?: string): Promise<string[]> {
+async function addRecordingModules(dir: string, conf: Record<string, unknown>, args?: string, options: { withoutHome?: boolean } = {}): Promise<string[]> {
   const log = join(dir, 'modules.txt');
-  const env = pluginEnv({ ...cniEnv({ command: 'ADD', containerId: 'graph-1', ...(args === undefined ? {} : { args }) }), IPAMKIT_MODULE_LOG: log });
+  const env = pluginEnv({ ...cniEnv({ command: 'ADD', containerId: options.withoutHome === true ? 'graph-2' : 'graph-1', ...(args === undefined ? {} : { args }) }), IPAMKIT_MODULE_LOG: log });
+  // A runtime started by systemd often has no HOME.
+  if (options.withoutHome === true) delete env.HOME;
   const r = await spawnCollect(process.execPath, ['--require', RECORDER, BIN], env, JSON.stringify(conf));
   expect({ code: r.code, stdout: r.stdout }).toMatchObject({ code: 0, stdout: expect.stringContaining('"ips"') as string });
   return readFileSync(log, 'utf8').split('\n');
@@ -80,6 +82,11 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       // No network client, and the uncontended host lock listens without node:net.
       expect(loadedOf(modules, [...NEEDLESS_BUILTINS, ...PLAIN_NETWORK_NEEDLESS])).toEqual([]);
       expect(urlsConstructed(modules)).toBe(0);
+    });
+
+    it('without HOME, does not load node:os to find a ~/.kube/config it never reads (design/cni.md, "Redaction")', async () => {
+      const modules = await addRecordingModules(b.dir, netConf(b.confKeys), undefined, { withoutHome: true });
+      expect(loadedOf(modules, ['node:os'])).toEqual([]);
     });
   });
 

@@ -41,7 +41,7 @@ export class Invocation {
     readonly env: Env,
     readonly node: string,
     readonly log: Logger,
-    private readonly options: { datastore?: Datastore; clock?: Clock; leaveOpenForExit?: boolean },
+    private readonly options: { datastore?: Datastore; clock?: Clock; leaveOpenForExit?: boolean; onKubernetesAccess?: () => void },
   ) {
     this.datastore = options.datastore;
     this.deadline = new CallDeadline(conf.ipam.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS, `waiting for ${cni.command} to finish`);
@@ -91,6 +91,7 @@ export class Invocation {
       refuseKernelFilesystem(resolvedPath(config.path), 'sqlite_path');
       ensureDirectory(dirname(config.path), 'sqlite_path');
     }
+    if (config.type === 'kubernetes') this.options.onKubernetesAccess?.();
     const tuned: DatastoreConfig = config.type === 'sqlite' ? { ...config, walTruncatePages: CNI_WAL_TRUNCATE_PAGES } : config;
     const opened = await this.deadline.during(`waiting for the ${config.type} datastore to open`, () => createDatastore(tuned));
     const datastore = reportingUnavailable(opened, (err) => this.deadline.noteUnavailable(err));
@@ -129,6 +130,7 @@ export class Invocation {
   /** A pod/namespace reader when Kubernetes access is configured (design/calico-callers.md#datastore-client), else undefined. */
   kubeReader(): KubeReader | undefined {
     if (this.kube === undefined) {
+      this.options.onKubernetesAccess?.();
       const { kubernetes, policy } = this.conf;
       const conn = resolveKubeConnection(
         Object.fromEntries(
