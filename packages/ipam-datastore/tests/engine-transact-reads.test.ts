@@ -1,15 +1,12 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NotFoundError, type Datastore, type DatastoreTx } from '@ipamkit/models';
 import { collectEvents, sampleHandle } from '@ipamkit/test-utils';
 import { createMemoryDatastore } from '../src/memory/index.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
-import { tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const backends: [string, () => Datastore][] = [
   ['memory', () => createMemoryDatastore()],

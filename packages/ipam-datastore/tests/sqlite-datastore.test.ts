@@ -1,19 +1,16 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatastoreUnavailableError, ValidationError, type Datastore } from '@ipamkit/models';
 import { collectEvents, describeEvent, sampleAffinity, sampleBlock } from '@ipamkit/test-utils';
 import { SchemaVersionError } from '../src/errors.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
 import { appliedVersions, migrate, SCHEMA_VERSION } from '../src/sqlite/schema.js';
-import { tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
 
 describe('createSqliteDatastore', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
+  const cleanups = cleanupsAfterEach();
 
   function dbPath(): string {
     const tmp = tempDir('sqlite');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AllocationAttribute, ConflictError, type Datastore, type DatastoreTx } from '@ipamkit/models';
 import { allocateFirst, sampleBlock, sampleHandle } from '@ipamkit/test-utils';
 import type { KindName } from '../src/engine/kinds.js';
@@ -9,7 +9,7 @@ import { decodedAsIs, decodedCopy, frozenAttributeText } from '../src/sqlite/dec
 import { DecodedValueCache } from '../src/sqlite/decoded-value-cache.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
 import { decodeValue, encodeExact, encodeValue } from '../src/sqlite/row-codec.js';
-import { tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
 
 describe('DecodedValueCache', () => {
   it('returns a fresh copy on every hit, so a caller cannot change what the next caller reads', () => {
@@ -317,10 +317,7 @@ describe('encodeExact', () => {
 });
 
 describe('sqlite reads after a write behind the datastore’s back', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
+  const cleanups = cleanupsAfterEach();
 
   it('see the new row even when another writer kept the revision', async () => {
     const tmp = tempDir('sqlite-cache');
@@ -346,10 +343,7 @@ function transact<R>(ds: Datastore, body: (tx: DatastoreTx) => Promise<R>): Prom
 }
 
 describe('sqlite reads after this connection wrote the row', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
+  const cleanups = cleanupsAfterEach();
 
   function open() {
     const tmp = tempDir('sqlite-seed');

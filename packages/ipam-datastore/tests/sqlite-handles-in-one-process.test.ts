@@ -1,11 +1,11 @@
 import { symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Datastore, DatastoreTx } from '@ipamkit/models';
 import { registeredWriterMutexes } from '../src/sqlite/file-writer-mutex.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
-import { tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
 
 // design/ipam-datastore.md, "One writer per file in a process": every handle on one file in this
 // process shares one writer mutex, so a handle starting a write waits asynchronously instead of
@@ -13,10 +13,7 @@ import { tempDir } from './support/temp-dir.js';
 const CIDR = '10.0.0.0/26';
 
 describe('several SQLite handles on one file in one process', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
+  const cleanups = cleanupsAfterEach();
 
   function dbPath(): string {
     const tmp = tempDir('sqlite-handles');

@@ -1,21 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DatastoreUnavailableError, type Datastore, type DatastoreTx } from '@ipamkit/models';
 import { createDatastore } from '../src/create-datastore.js';
 import { DatastoreConfigError } from '../src/errors.js';
 import { createSqliteDatastore, DatastoreReadOnlyError, type SqliteDatastoreOptions } from '../src/sqlite/index.js';
 import { appliedVersions, migrate } from '../src/sqlite/schema.js';
-import { tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
 import { holdWriteLock } from './support/write-lock-holder.js';
 
 // design/ipam-datastore.md, "Opening a file" and "Read-only opens".
 describe('opening a SQLite datastore', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
+  const cleanups = cleanupsAfterEach();
 
   function tmpDir(): string {
     const tmp = tempDir('sqlite-open');

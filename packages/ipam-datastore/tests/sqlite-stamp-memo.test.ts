@@ -1,19 +1,16 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Datastore, StampTarget } from '@ipamkit/models';
 import { sampleAffinity, sampleBlock, sampleHandle } from '@ipamkit/test-utils';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
-import { tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
 
 // SQLite reuses a stamp read earlier on the same connection while `PRAGMA data_version` and the
 // connection's own writes of the kind prove it current (design/ipam-datastore.md, "Version
 // stamps"). Each case compares the reusing connection's stamp with the one a second connection
 // reads from the table at the same moment: a reused stamp that missed a change would differ.
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const POOLS: StampTarget = { kind: 'ipPools' };
 const NODE: StampTarget = { kind: 'node', name: 'node-a' };

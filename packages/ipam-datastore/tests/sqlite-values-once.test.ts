@@ -1,20 +1,17 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WatchExpiredError, type Datastore } from '@ipamkit/models';
 import { collectEvents, sampleBlock, sampleHandle } from '@ipamkit/test-utils';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
 import { migrate } from '../src/sqlite/schema.js';
 import { encodeValue } from '../src/sqlite/row-codec.js';
-import { tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
 
 // design/ipam-datastore.md, "Values stored once": a logged write keeps its value in its change-log
 // entry only, and the global revision is the log's highest.
 describe('SQLite values stored once', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
+  const cleanups = cleanupsAfterEach();
 
   function dbPath(): string {
     const tmp = tempDir('sqlite-values-once');

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConflictError, type Datastore, type DatastoreTx } from '@ipamkit/models';
 import { collectEvents, sampleHandle } from '@ipamkit/test-utils';
 import type { KindName } from '../src/engine/kinds.js';
@@ -7,12 +7,9 @@ import type { RowEngine, StoredRow } from '../src/engine/row-engine.js';
 import { TxRowMemo } from '../src/engine/tx-row-memo.js';
 import { createMemoryDatastore } from '../src/memory/index.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
-import { tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 /** A row engine over a map that counts its `getRow` calls. */
 function countingEngine(): { engine: RowEngine; gets: () => number } {
