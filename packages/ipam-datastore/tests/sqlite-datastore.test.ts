@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DatastoreUnavailableError, ValidationError, type Datastore } from '@ipamkit/models';
@@ -7,16 +6,12 @@ import { collectEvents, describeEvent, sampleAffinity, sampleBlock } from '@ipam
 import { SchemaVersionError } from '../src/errors.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
 import { appliedVersions, migrate, SCHEMA_VERSION } from '../src/sqlite/schema.js';
-import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach } from './support/temp-dir.js';
 
 describe('createSqliteDatastore', () => {
   const cleanups = cleanupsAfterEach();
 
-  function dbPath(): string {
-    const tmp = tempDir('sqlite');
-    cleanups.push(tmp.remove);
-    return join(tmp.dir, 'ipam.db');
-  }
+  const dbPath = (): string => cleanups.dbPath('sqlite');
 
   function open(path: string, options: { busyTimeoutMs?: number } = {}): Datastore {
     const ds = createSqliteDatastore({ path, pollIntervalMs: 20, ...options });

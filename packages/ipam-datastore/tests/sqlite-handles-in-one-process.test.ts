@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Datastore, DatastoreTx } from '@ipamkit/models';
 import { registeredWriterMutexes } from '../src/sqlite/file-writer-mutex.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
-import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach } from './support/temp-dir.js';
 
 // design/ipam-datastore.md, "One writer per file in a process": every handle on one file in this
 // process shares one writer mutex, so a handle starting a write waits asynchronously instead of
@@ -15,11 +15,7 @@ const CIDR = '10.0.0.0/26';
 describe('several SQLite handles on one file in one process', () => {
   const cleanups = cleanupsAfterEach();
 
-  function dbPath(): string {
-    const tmp = tempDir('sqlite-handles');
-    cleanups.push(tmp.remove);
-    return join(tmp.dir, 'ipam.db');
-  }
+  const dbPath = (): string => cleanups.dbPath('sqlite-handles');
 
   function open(path: string): Datastore {
     const ds = createSqliteDatastore({ path });

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { WatchExpiredError, type Datastore } from '@ipamkit/models';
@@ -6,18 +5,14 @@ import { collectEvents, sampleBlock, sampleHandle } from '@ipamkit/test-utils';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
 import { migrate } from '../src/sqlite/schema.js';
 import { encodeValue } from '../src/sqlite/row-codec.js';
-import { cleanupsAfterEach, tempDir } from './support/temp-dir.js';
+import { cleanupsAfterEach } from './support/temp-dir.js';
 
 // design/ipam-datastore.md, "Values stored once": a logged write keeps its value in its change-log
 // entry only, and the global revision is the log's highest.
 describe('SQLite values stored once', () => {
   const cleanups = cleanupsAfterEach();
 
-  function dbPath(): string {
-    const tmp = tempDir('sqlite-values-once');
-    cleanups.push(tmp.remove);
-    return join(tmp.dir, 'ipam.db');
-  }
+  const dbPath = (): string => cleanups.dbPath('sqlite-values-once');
 
   function open(path: string, changeLogRetention?: number): Datastore {
     const ds = createSqliteDatastore({ path, pollIntervalMs: 20, ...(changeLogRetention === undefined ? {} : { changeLogRetention }) });

@@ -15,10 +15,18 @@ type Cleanup = () => Promise<void> | void;
  * A test's cleanups, run after each test, the last registered first (a handle closes before its
  * directory is removed). Call in a describe block or at a file's top level: it registers the afterEach.
  */
-export function cleanupsAfterEach(): { push(...added: Cleanup[]): void } {
+export function cleanupsAfterEach(): { push(...added: Cleanup[]): void; dbPath(prefix: string): string } {
   const cleanups: Cleanup[] = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
-  return { push: (...added) => void cleanups.push(...added) };
+  return {
+    push: (...added) => void cleanups.push(...added),
+    /** `ipam.db` in a fresh directory that is removed after the test. */
+    dbPath: (prefix) => {
+      const tmp = tempDir(prefix);
+      cleanups.push(tmp.remove);
+      return join(tmp.dir, 'ipam.db');
+    },
+  };
 }
