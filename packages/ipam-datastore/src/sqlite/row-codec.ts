@@ -52,6 +52,8 @@ export function encodeExact(kind: KindName, value: Record<string, unknown>): str
 
 /** As JSON.stringify of the array, reusing the text of each frozen attribute a copy shared (decoded-copy.ts). */
 function attributesText(items: unknown[]): string {
+  // Attributes decoded from text or written by another client are frozen nowhere: one native call.
+  if (!items.some((item) => frozenAttributeText(item) !== undefined)) return JSON.stringify(items);
   let out = '[';
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
