@@ -87,7 +87,11 @@ const rubricSource = {
   files: ['packages/*/src/**/*.ts'],
   ignores: ['packages/eslint-plugin/**', '**/*.test.ts'],
   plugins: { ipamkit },
-  rules: { 'ipamkit/no-block-mutation': 'error' },
+  rules: {
+    'ipamkit/no-block-mutation': 'error',
+    // The first toISOString of a process sets up the host's time zone (design/models.md, "ISO time without the time zone").
+    'no-restricted-properties': ['error', { property: 'toISOString', message: "Use isoUtc from @ipamkit/models: Date's toISOString sets up the time zone." }],
+  },
 };
 
 export default tseslint.config(ignored, ...typescript, tests, scripts, rubric, rubricSource);

@@ -45,6 +45,29 @@ const lazyBuiltins: Plugin = {
 };
 
 /**
+ * ipaddr.js builds its regular expressions and classes when it loads (a few hundred microseconds of
+ * a call), and models reads IPv6 text with it; an IPv4-only call never does. In the bin builds the
+ * package is replaced by a stand-in whose `IPv4` and `IPv6` load the real one on first use
+ * (design/cni.md, "Start-up cost"). Only the default export's two classes are offered: any other
+ * import of the package fails the build.
+ */
+const lazyIpaddr: Plugin = {
+  name: 'calico-ipam-lazy-ipaddr',
+  setup(build) {
+    build.onResolve({ filter: /^ipaddr\.js$/ }, (args) => (args.namespace === 'lazy-ipaddr' ? undefined : { path: 'ipaddr.js', namespace: 'lazy-ipaddr' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-ipaddr' }, () => ({
+      loader: 'js',
+      resolveDir: process.cwd(),
+      contents: [
+        `let real;`,
+        `const load = () => (real ??= require('ipaddr.js'));`,
+        `export default { get IPv4() { return load().IPv4; }, get IPv6() { return load().IPv6; } };`,
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
  * `import()` of a module left outside the bundle (e.g. `node:http`) becomes a `require`: a single
  * executable has no dynamic import at all, and in the `.cjs` bundle it would start Node's ES module
  * loader, which costs milliseconds.
@@ -69,7 +92,7 @@ export default defineConfig([
       minify: true,
       // Keep `node:` specifiers, so that lazyBuiltins sees `node:` specifiers too.
       removeNodeProtocol: false,
-      esbuildPlugins: [lazyBuiltins],
+      esbuildPlugins: [lazyBuiltins, lazyIpaddr],
       esbuildOptions(options) {
         options.supported = { ...options.supported, ...REQUIRE_NOT_IMPORT };
       },
@@ -90,6 +113,6 @@ export default defineConfig([
         '@kubernetes/client-node': { esModule: 'use a kubeconfig the built-in loader reads, or run dist/calico-ipam.cjs with node' },
       },
     },
-    { esbuildPlugins: [lazyBuiltins] },
+    { esbuildPlugins: [lazyBuiltins, lazyIpaddr] },
   ),
 ]);

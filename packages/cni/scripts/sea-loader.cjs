@@ -20,13 +20,33 @@ if (command === 'VERSION' && !askedVersionFlag && !report) {
   process.exit(0);
 }
 
+/**
+ * All of standard input, read with `readSync` into one buffer that grows as needed: `readFileSync`
+ * would first compile its own helpers (a stat, buffers of unknown length, their concatenation),
+ * about a tenth of a millisecond of a call (design/cni.md, "Start-up cost").
+ */
+function readStdin() {
+  let buffer = Buffer.allocUnsafe(16384);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(larger, 0, 0, length);
+      buffer = larger;
+    }
+    const read = fs.readSync(0, buffer, length, buffer.length - length, null);
+    if (read === 0) return buffer.toString('utf8', 0, length);
+    length += read;
+  }
+}
+
 // The plugin reads all of stdin for every command but VERSION: read it here, once, to see which
 // datastore the config names; a read error is the plugin's to report.
 let stdin;
 let stdinError;
 if (command !== '' && command !== 'VERSION' && !askedVersionFlag) {
   try {
-    stdin = fs.readFileSync(0, 'utf8');
+    stdin = readStdin();
   } catch (err) {
     stdinError = err;
   }
@@ -70,13 +90,19 @@ if (report) {
 }
 // A plugin call runs each function a few times and exits: optimizing compilation (TurboFan) of a
 // function that got hot in an ADD only runs on a background thread that the exit then has to wait
-// for (10–20 ms of an ADD). Set after the Script took the cache: V8 checks a cache against the flags.
+// for (10–20 ms of an ADD). Nor does it need the young generation collected ahead of time: V8
+// schedules a scavenge as a task once the new space is 80 % full, which a Kubernetes call reached
+// while it waited for the API server, and ran on the main thread for 1–7 ms; without the task V8
+// collects only when the new space is full, which a call does not reach (design/cni.md, "Start-up
+// cost"). Set after the Script took the cache: V8 checks a cache against the flags.
 // Through the binding: `node:v8` loads streams for its heap snapshots (about 5 ms). The binding's
 // deprecation warning is not the plugin's to print; without the binding the call only runs slower.
+const CALL_FLAGS = '--max-opt=0 --no-minor-gc-task';
 const warnings = process.noDeprecation;
 try {
   process.noDeprecation = true;
-  process.binding('v8').setFlagsFromString('--max-opt=0');
+  process.binding('v8').setFlagsFromString(CALL_FLAGS);
+  if (report) fs.writeSync(2, `v8 flags set: ${CALL_FLAGS}\n`);
 } catch {
   // Not offered by this Node: optimizing compilation stays on.
 } finally {
@@ -86,5 +112,5 @@ const module_ = { exports: {} };
 script.runInThisContext()(module_.exports, require, module_, 'calico-ipam.cjs', '.');
 module_.exports.pluginMain(() => {
   if (stdinError !== undefined) throw stdinError;
-  return stdin ?? fs.readFileSync(0, 'utf8');
+  return stdin ?? readStdin();
 });

@@ -40,6 +40,13 @@ function urlsConstructed(modules: readonly string[]): number {
   return Number(line.slice('url:'.length));
 }
 
+/** How many calls of Date's time-zone methods the process made, from the recorder's `tz:<n>` line. */
+function timeZoneCalls(modules: readonly string[]): number {
+  const line = modules.find((m) => m.startsWith('tz:'));
+  if (line === undefined) throw new Error('the module recorder wrote no tz: line');
+  return Number(line.slice('tz:'.length));
+}
+
 /** Which of HEAVY a list of loaded module paths (or bare requests) contains. */
 function heavyLoaded(modules: readonly string[]): string[] {
   return HEAVY.filter((name) => modules.some((m) => m === name || m.includes(`/node_modules/${name}/`)));
@@ -82,6 +89,8 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       // No network client, and the uncontended host lock listens without node:net.
       expect(loadedOf(modules, [...NEEDLESS_BUILTINS, ...PLAIN_NETWORK_NEEDLESS])).toEqual([]);
       expect(urlsConstructed(modules)).toBe(0);
+      // Timestamps are written from the UTC fields: no time zone set up (design/models.md, "ISO time without the time zone").
+      expect(timeZoneCalls(modules)).toBe(0);
     });
 
     it('without HOME, does not load node:os to find a ~/.kube/config it never reads (design/cni.md, "Redaction")', async () => {
@@ -107,6 +116,8 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       expect(loadedOf(modules, [...NEEDLESS_BUILTINS, ...PLAIN_NETWORK_NEEDLESS])).toEqual([]);
       // Endpoints and request targets are split by hand (design/ipam-datastore.md, "A small HTTP/1.1 client").
       expect(urlsConstructed(modules)).toBe(0);
+      // Timestamps are written from the UTC fields: no time zone set up (design/models.md, "ISO time without the time zone").
+      expect(timeZoneCalls(modules)).toBe(0);
     });
   });
 
@@ -138,6 +149,8 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       expect(loadedOf(modules, [...NEEDLESS_BUILTINS, ...PLAIN_NETWORK_NEEDLESS])).toEqual([]);
       // The server, each request's target and its query are written and split by hand.
       expect(urlsConstructed(modules)).toBe(0);
+      // Timestamps are written from the UTC fields: no time zone set up (design/models.md, "ISO time without the time zone").
+      expect(timeZoneCalls(modules)).toBe(0);
     });
   });
 });

@@ -11,6 +11,17 @@ describe('the single executable loader', () => {
     expect(res.stderr).toContain('code cache accepted (calico-ipam.kubernetes.cache)');
   });
 
+  it('turns off optimizing compilation and the scheduled scavenge once the cache is taken (design/cni.md, "Start-up cost")', async () => {
+    const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: 'VERSION', IPAMKIT_SEA_CODE_CACHE_REPORT: '1' }), '');
+    const lines = res.stderr.split('\n');
+    const cacheLine = lines.findIndex((l) => l.startsWith('code cache accepted'));
+    const flagsLine = lines.findIndex((l) => l.startsWith('v8 flags set:'));
+    // After the cache: V8 checks a cache against the flags it was made with.
+    expect(cacheLine).toBeGreaterThanOrEqual(0);
+    expect(flagsLine).toBeGreaterThan(cacheLine);
+    expect(lines[flagsLine]?.split(' ').slice(3)).toEqual(['--max-opt=0', '--no-minor-gc-task']);
+  });
+
   // The loader reads stdin to take the cache trained on the config's datastore; the plugin still
   // gets the same stdin and decides (here every config is refused, before any datastore is opened).
   it.each([
@@ -25,6 +36,16 @@ describe('the single executable loader', () => {
     const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: 'ADD', IPAMKIT_SEA_CODE_CACHE_REPORT: '1', ...env }), conf);
     expect(res.stderr).toContain(`code cache accepted (calico-ipam.${cache}.cache)`);
     // No CNI_CONTAINERID: the plugin read the same config and refused the call itself.
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout)).toMatchObject({ code: 4 });
+  });
+
+  it('reads a stdin larger than its first buffer whole, multi-byte characters included', async () => {
+    // 200 KB of two-byte characters before the keys: a truncated or mis-decoded read would leave the
+    // loader guessing Kubernetes and the plugin answering a decode error (code 6).
+    const conf = `{"pad":"${'\u00fc'.repeat(100_000)}","cniVersion":"1.0.0","name":"n","type":"calico","ipam":{"type":"calico-ipam"},"datastore_type":"sqlite"}`;
+    const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: 'ADD', IPAMKIT_SEA_CODE_CACHE_REPORT: '1' }), conf);
+    expect(res.stderr).toContain('code cache accepted (calico-ipam.sqlite.cache)');
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout)).toMatchObject({ code: 4 });
   });

@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from './clock.js';
+import { isoUtc } from './iso-utc.js';
 
 /** Structured fields of one log line. */
 export type LogFields = Record<string, unknown>;
@@ -25,7 +26,7 @@ export function jsonLineLogger(options: { write: (line: string) => void; verbose
   const { write, clock = systemClock } = options;
   const redact = options.redact ?? ((line: string): string => line);
   const emit = (level: string, message: string, fields?: LogFields): void => {
-    write(`${redact(JSON.stringify({ time: clock.now().toISOString(), level, msg: message, ...fields }, bigintAsString))}\n`);
+    write(`${redact(JSON.stringify({ time: isoUtc(clock.now()), level, msg: message, ...fields }, bigintAsString))}\n`);
   };
   return {
     debug: (m, f) => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sanitizeHandleId, WINDOWS_RESERVED_HANDLE, type DatastoreKind, type IPPool } from '@ipamkit/models';
+import { isoUtc, sanitizeHandleId, WINDOWS_RESERVED_HANDLE, type DatastoreKind, type IPPool } from '@ipamkit/models';
 import { compareAddresses, compareCidrs, sortedByCidr } from '../address-order.js';
 import type { CommandContext } from '../cli-io.js';
 import { allocationRecords, type AllocationRecord } from './allocation-record.js';
@@ -156,7 +156,7 @@ export async function ipamCheck(ctx: CommandContext, cluster: ClusterState = {},
   ];
   const problemIPs = new Set(allocations.filter((a) => a.releasable || a.classification === 'duplicate').map((a) => a.ip));
   return {
-    generatedAt: ctx.clock.now().toISOString(),
+    generatedAt: isoUtc(ctx.clock.now()),
     datastoreKind: ds.kind,
     clusterFingerprint: clusterFingerprint(pools),
     counts: {

@@ -1,6 +1,7 @@
 import { createIpamClient, ordinalOf, type AssignmentAttributes } from '@ipamkit/ipam-core';
 import {
   isLoadBalancerHandleId,
+  isoUtc,
   orUndefined,
   parseTunnelHandleId,
   selectsNamespace,
@@ -133,7 +134,7 @@ function cooldownReason(block: AllocationBlock, ip: string, config: IPAMConfig):
   const index = block.allocations[ordinalOf(block, ip)];
   const releasedAt = index === null || index === undefined ? undefined : block.attributes[index]?.releasedAt;
   if (releasedAt === undefined) return 'in cooldown';
-  const freeAt = new Date(Date.parse(releasedAt) + config.ipCooldownSeconds * 1000).toISOString();
+  const freeAt = isoUtc(new Date(Date.parse(releasedAt) + config.ipCooldownSeconds * 1000));
   return `released at ${releasedAt}; in cooldown (${config.ipCooldownSeconds}s) until ${freeAt}, then the next write to the block frees it`;
 }
 

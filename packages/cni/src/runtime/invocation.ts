@@ -107,6 +107,9 @@ export class Invocation {
       this.hints = datastore.kind === 'etcd' || datastore.kind === 'kubernetes' ? loadAffineHints(this.hintsPath) : undefined;
       this.client = createIpamClient({
         datastore,
+        // One call makes one allocation or release: a context cache would only add the stamps of
+        // what it read (design/cni.md, "Start-up cost").
+        cacheAssignContext: false,
         ...definedFields({ clock: this.options.clock, affineHints: this.hints?.hints }),
       });
     }

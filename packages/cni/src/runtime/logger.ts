@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { LogFields, Logger } from '@ipamkit/models';
+import { isoUtc, type LogFields, type Logger } from '@ipamkit/models';
 import { NetworkConfigError } from '../errors.js';
 import { ensureDirectory, FILE_MODE, refuseKernelFilesystem, resolvedPath } from './safe-directory.js';
 
@@ -43,7 +43,7 @@ export function createLogger(opts: { level: LogLevel; sink: LogSink; file?: stri
     if (RANK[level] < RANK[opts.level]) return;
     const full = fields === undefined ? msg : `${msg} ${JSON.stringify(fields)}`;
     const text = opts.redact === undefined ? full : opts.redact(full);
-    const line = `${new Date().toISOString()} [${level.toUpperCase()}] ${opts.context} ${text}\n`;
+    const line = `${isoUtc(new Date())} [${level.toUpperCase()}] ${opts.context} ${text}\n`;
     opts.sink(line);
     if (fileOk && opts.file !== undefined) {
       try {

@@ -18,14 +18,16 @@ export function errCode(err: unknown): string | undefined {
 
 /**
  * The absolute path with the symbolic links of its longest existing prefix resolved, so that a link
- * into /proc is seen for what it is. Components that do not exist yet are kept as written.
+ * into /proc is seen for what it is. Components that do not exist yet are kept as written. The
+ * system's realpath(3) (`realpathSync.native`): Node's own walks the path in JavaScript, a function
+ * a call compiles before its first use (design/cni.md, "Start-up cost").
  */
 export function resolvedPath(path: string): string {
   const missing: string[] = [];
   let existing = resolve(path);
   for (;;) {
     try {
-      return join(realpathSync(existing), ...missing.reverse());
+      return join(realpathSync.native(existing), ...missing.reverse());
     } catch (err) {
       const code = errCode(err);
       const parent = dirname(existing);

@@ -1,8 +1,9 @@
+import { isoUtc } from '@ipamkit/models';
 import type { Workload } from '../config/workload.js';
 
 /** Go's default time format, as Calico writes the `timestamp` attribute (design/calico-callers.md#allocation-attributes-written). */
 export function goTimestamp(now: Date): string {
-  const iso = now.toISOString(); // 2025-01-02T03:04:05.123Z
+  const iso = isoUtc(now); // 2025-01-02T03:04:05.123Z
   const fraction = iso.slice(20, 23).replace(/0+$/, '');
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction === '' ? '' : `.${fraction}`} +0000 UTC`;
 }

@@ -3,7 +3,10 @@
 // process loads through CommonJS (including require() of ES modules), written to the file named
 // by IPAMKIT_MODULE_LOG when the process exits, and Node's own modules it loaded, as `node:<id>`
 // (from process.moduleLoadList), and one `url:<n>` line: how many WHATWG URL and URLSearchParams
-// objects the bundle itself constructed (the first costs a call about a millisecond of compiling).
+// objects the bundle itself constructed (the first costs a call about a millisecond of compiling),
+// and one `tz:<n>` line: how many calls of Date's methods that set up the local time zone the
+// process made (toISOString included: Node 20's V8 sets the zone up for it too; design/models.md,
+// "ISO time without the time zone").
 const Module = require('node:module');
 const { writeFileSync } = require('node:fs');
 
@@ -29,8 +32,19 @@ for (const name of ['URL', 'URLSearchParams']) {
     }
   };
 }
+let timeZoneCalls = 0;
+const UTC_ONLY = new Set(['constructor', 'getTime', 'valueOf', 'setTime']);
+for (const name of Object.getOwnPropertyNames(Date.prototype)) {
+  const original = Date.prototype[name];
+  if (UTC_ONLY.has(name) || name.includes('UTC') || typeof original !== 'function') continue;
+  Date.prototype[name] = function countingTimeZone(...args) {
+    timeZoneCalls += 1;
+    return original.apply(this, args);
+  };
+}
 process.on('exit', () => {
   seen.add(`url:${bundleUrls}`);
+  seen.add(`tz:${timeZoneCalls}`);
   for (const file of Object.keys(require.cache)) seen.add(file);
   for (const entry of process.moduleLoadList) if (entry.startsWith('NativeModule ')) seen.add(`node:${entry.slice('NativeModule '.length)}`);
   if (logFile !== undefined) writeFileSync(logFile, [...seen].join('\n'));

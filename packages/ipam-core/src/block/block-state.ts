@@ -1,4 +1,4 @@
-import type { AllocationAttribute, AllocationBlock } from '@ipamkit/models';
+import { isoUtc, type AllocationAttribute, type AllocationBlock } from '@ipamkit/models';
 
 // Internal helpers shared by the block operations. Every public operation clones first and then
 // mutates only its private copy, so a block read from the datastore is never changed in place.
@@ -101,7 +101,7 @@ export function compactAttributes(block: AllocationBlock): boolean {
 
 /** RFC 3339 in whole seconds, rounded down (the wire precision of affinityClaimTime). */
 export function formatWholeSeconds(date: Date): string {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  return isoUtc(new Date(Math.floor(date.getTime() / 1000) * 1000)).replace('.000Z', 'Z');
 }
 
 /**
@@ -109,5 +109,5 @@ export function formatWholeSeconds(date: Date): string {
  * cooldown shorter than asked (Calico truncates, which can shorten it by up to a second).
  */
 export function formatReleasedAt(date: Date): string {
-  return new Date(Math.ceil(date.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  return isoUtc(new Date(Math.ceil(date.getTime() / 1000) * 1000)).replace('.000Z', 'Z');
 }

@@ -1,4 +1,4 @@
-import { cidrSize, ipVersionOfCidr, isPoolEnabled, type DefaultedIPPool, type IPVersion } from '@ipamkit/models';
+import { cidrSize, ipVersionOfCidr, isoUtc, isPoolEnabled, type DefaultedIPPool, type IPVersion } from '@ipamkit/models';
 import { defaultedPools } from '../client/pool-qualification.js';
 import { hoursFor, type AllocationRate } from './allocation-rate.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
@@ -160,7 +160,7 @@ export function computeRunway(snapshot: ClusterSnapshot, options: RunwayOptions 
   });
   const first = fill.failures[0];
   return {
-    now: snapshot.now.toISOString(),
+    now: isoUtc(snapshot.now),
     ipVersions,
     strictAffinity: snapshot.config.strictAffinity,
     autoAllocateBlocks: snapshot.config.autoAllocateBlocks,

@@ -1,3 +1,4 @@
+import { isoUtc } from '@ipamkit/models';
 import type Database from 'better-sqlite3';
 import type { KindName } from '../engine/kinds.js';
 import { DatastoreConfigError, SchemaVersionError } from '../errors.js';
@@ -131,7 +132,7 @@ export function migrate(db: Database.Database, target: number = SCHEMA_VERSION):
     for (const m of MIGRATIONS) {
       if (m.version <= current || m.version > target) continue;
       db.exec(m.sql);
-      record.run(m.version, new Date().toISOString());
+      record.run(m.version, isoUtc(new Date()));
     }
     db.exec('COMMIT');
   } catch (err) {

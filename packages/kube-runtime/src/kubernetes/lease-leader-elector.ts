@@ -1,5 +1,5 @@
 import { ApiException, CoordinationV1Api, type KubeConfig, V1Lease, V1LeaseSpec, V1MicroTime, V1ObjectMeta } from '@kubernetes/client-node';
-import { type Clock, sleep, systemClock } from '@ipamkit/models';
+import { type Clock, isoUtc, sleep, systemClock } from '@ipamkit/models';
 import type { LeaderElector } from '../runner/leader-elector.js';
 
 export interface LeaseLeaderElectorOptions {
@@ -26,7 +26,7 @@ const hasStatus = (err: unknown, code: number): boolean => err instanceof ApiExc
 /** What a candidate last saw of the lease: a change to any of these restarts its expiry countdown. */
 const recordOf = (lease: V1Lease): string => {
   const spec = lease.spec;
-  const renew = spec?.renewTime === undefined ? '' : new Date(spec.renewTime).toISOString();
+  const renew = spec?.renewTime === undefined ? '' : isoUtc(new Date(spec.renewTime));
   return `${lease.metadata?.resourceVersion ?? ''}|${spec?.holderIdentity ?? ''}|${renew}`;
 };
 

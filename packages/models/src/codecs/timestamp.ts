@@ -1,3 +1,4 @@
+import { isoUtc } from '../iso-utc.js';
 import { TextMemo } from '../net/text-memo.js';
 import { codecFail } from './field-readers.js';
 
@@ -28,7 +29,7 @@ function normalize(text: string, path: string): string {
     return codecFail(path, `${JSON.stringify(text)} is not a valid date and time`);
   }
   const utc = new Date(date.getTime() - offsetMinutes * 60_000);
-  const iso = utc.toISOString();
+  const iso = isoUtc(utc);
   if (!/^\d{4}-/.test(iso)) return codecFail(path, `${JSON.stringify(text)} is outside the year range 0000-9999`);
   return `${iso.slice(0, 19)}Z`;
 }

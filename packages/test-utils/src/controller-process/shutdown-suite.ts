@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { isoUtc } from '@ipamkit/models';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KubeApiServer } from '../kube-api-server/kube-api-server.js';
 import { closedPort, type FlappingProxy, startFlappingProxy } from './flapping-proxy.js';
@@ -94,7 +95,7 @@ export function describeControllerShutdown(subject: ShutdownSubject): void {
 
     it("exits 0 within 5 s of SIGTERM while waiting for leadership, leaving the holder's Lease alone", async () => {
       const server = await start();
-      const now = new Date().toISOString().replace('Z', '000Z');
+      const now = isoUtc(new Date()).replace('Z', '000Z');
       server.inject({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: subject.name, namespace: 'kube-system' }, spec: { holderIdentity: 'other', leaseDurationSeconds: 60, renewTime: now, acquireTime: now, leaseTransitions: 0 } });
       const { running, metricsPort: port } = await launch(['--leader-elect']);
       await running.waitForLog('waiting for leadership');

@@ -1,3 +1,4 @@
+import { isoUtc } from '@ipamkit/models';
 import { isJsonObject, type JsonValue } from './lossless-json.js';
 import type { KubeObject } from './object-store.js';
 import type { FieldError } from './schema-validator.js';
@@ -63,5 +64,5 @@ export function metadataErrors(meta: Record<string, JsonValue>): FieldError[] {
 }
 
 export function nowTimestamp(): string {
-  return new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  return isoUtc(new Date(Math.floor(Date.now() / 1000) * 1000)).replace('.000Z', 'Z');
 }
