@@ -48,21 +48,29 @@ class Fields {
   }
 }
 
-function readFile(file: string, what: string, kubeconfig: string): Buffer {
+/** The files one load read, in order, with their bytes: the kubeconfig first. */
+type FilesRead = [file: string, bytes: Buffer][];
+
+function readFile(file: string, what: string, kubeconfig: string, read: FilesRead): Buffer {
+  let bytes: Buffer;
   try {
-    return readFileSync(file);
+    bytes = readFileSync(file);
   } catch (err) {
     throw new KubeconfigError(`kubeconfig ${kubeconfig}: cannot read the ${what} file ${file} (${fileErrorCode(err)})`);
   }
+  read.push([file, bytes]);
+  return bytes;
 }
 
-function parseFile(path: string): YamlMap {
-  let text: string;
+function readKubeconfigBytes(path: string): Buffer {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path);
   } catch (err) {
     throw new KubeconfigError(`cannot read kubeconfig ${path} (${fileErrorCode(err)})`);
   }
+}
+
+function parseFile(path: string, text: string): YamlMap {
   let doc: YamlValue;
   try {
     doc = parseMiniYaml(text);
@@ -74,12 +82,41 @@ function parseFile(path: string): YamlMap {
   return new Fields(path).map(doc, 'the document') ?? {};
 }
 
+/** The last load, with every file it read: reused while each of them reads the same bytes. */
+let lastLoad: { readonly path: string; readonly read: FilesRead; readonly load: KubeconfigLoad } | undefined;
+
 /**
  * The current context of one kubeconfig file (design/ipam-datastore.md, "Kubernetes backend:
- * kubeconfig loading"). Relative file paths resolve against the kubeconfig's directory.
+ * kubeconfig loading"). Relative file paths resolve against the kubeconfig's directory. The files
+ * are read on every call; when the kubeconfig and every file it names (certificates, key, token file)
+ * read the same bytes as at the last load of the same path, that load is returned instead of being
+ * parsed again: a plugin call's pod reader and datastore load the same kubeconfig a millisecond apart
+ * (design/ipam-datastore.md, "One kubeconfig parse per process"). The load is shared: never change it.
  */
 export function readKubeconfigFile(path: string): KubeconfigLoad {
-  const doc = parseFile(path);
+  const bytes = readKubeconfigBytes(path);
+  const last = lastLoad;
+  if (last !== undefined && last.path === path && sameFiles(last.read, path, bytes)) return last.load;
+  const read: FilesRead = [[path, bytes]];
+  const load = parseKubeconfig(path, bytes.toString('utf8'), read);
+  lastLoad = { path, read, load };
+  return load;
+}
+
+/** True when the kubeconfig's bytes and those of every other file the last load read are unchanged. */
+function sameFiles(read: FilesRead, path: string, bytes: Buffer): boolean {
+  return read.every(([file, before], i) => {
+    if (i === 0) return file === path && before.equals(bytes);
+    try {
+      return before.equals(readFileSync(file));
+    } catch {
+      return false;
+    }
+  });
+}
+
+function parseKubeconfig(path: string, text: string, read: FilesRead): KubeconfigLoad {
+  const doc = parseFile(path, text);
   const f = new Fields(path);
   const contextName = f.text(doc['current-context'], 'current-context');
   if (contextName === undefined) throw f.fail('current-context', 'is not set');
@@ -101,7 +138,7 @@ export function readKubeconfigFile(path: string): KubeconfigLoad {
     const data = f.text(section[`${key}-data`], `${where}: ${key}-data`);
     if (data !== undefined) return Buffer.from(data, 'base64');
     const file = f.text(section[key], `${where}: ${key}`);
-    return file === undefined ? undefined : readFile(fileOf(file), key, path);
+    return file === undefined ? undefined : readFile(fileOf(file), key, path, read);
   };
 
   const token = f.text(user['token'], `user ${userName ?? ''}: token`);
@@ -119,7 +156,7 @@ export function readKubeconfigFile(path: string): KubeconfigLoad {
     source: path,
     ...definedFields({ token, username, password, tlsServerName, ca, cert, key }),
     // Read now so that a missing file fails at load, naming it; kept to be re-read as it rotates.
-    ...(token === undefined && tokenFile !== undefined ? { tokenFile: fileOf(tokenFile), token: readFile(fileOf(tokenFile), 'tokenFile', path).toString('utf8').trim() } : {}),
+    ...(token === undefined && tokenFile !== undefined ? { tokenFile: fileOf(tokenFile), token: readFile(fileOf(tokenFile), 'tokenFile', path, read).toString('utf8').trim() } : {}),
   };
   return { type: 'connection', connection };
 }

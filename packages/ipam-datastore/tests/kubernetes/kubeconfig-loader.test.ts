@@ -190,3 +190,36 @@ describe('kubeconfig errors name the file and never a secret', () => {
     expect(messageOf(() => readKubeconfigFile(file))).toMatch(/needs both client-certificate and client-key/);
   });
 });
+
+describe('readKubeconfigFile parses a file once while it and the files it names stay the same (design/ipam-datastore.md, "One kubeconfig parse per process")', () => {
+  it('returns the same load for unchanged bytes, and reads a rewritten kubeconfig again', () => {
+    const file = write('kubeconfig', calicoCniKubeconfig({ server: 'https://k:6443' }, { token: 'first' }));
+    const first = readKubeconfigFile(file);
+    expect(readKubeconfigFile(file)).toBe(first);
+    // The same length and the same mtime tick would fool a stat: the bytes decide.
+    write('kubeconfig', calicoCniKubeconfig({ server: 'https://k:6443' }, { token: 'secnd' }));
+    expect(connectionOf(readKubeconfigFile(file)).token).toBe('secnd');
+  });
+
+  it('reads again when a file the kubeconfig names changes, and fails as before when it goes', () => {
+    write('pki/ca.crt', 'CA-1');
+    write('token', 'tok-1');
+    const file = write('kubeconfig', calicoCniKubeconfig({ server: 'https://k:6443', 'certificate-authority': 'pki/ca.crt' }, { tokenFile: 'token' }));
+    const first = connectionOf(readKubeconfigFile(file));
+    expect([first.ca?.toString(), first.token]).toEqual(['CA-1', 'tok-1']);
+    write('pki/ca.crt', 'CA-2');
+    expect(connectionOf(readKubeconfigFile(file)).ca?.toString()).toBe('CA-2');
+    write('token', 'tok-2');
+    expect(connectionOf(readKubeconfigFile(file)).token).toBe('tok-2');
+    rmSync(path.join(dir, 'token'));
+    expect(() => readKubeconfigFile(file)).toThrow(KubeconfigError);
+  });
+
+  it('keeps the loads of two paths apart', () => {
+    const a = write('a', calicoCniKubeconfig({ server: 'https://a:6443' }, { token: 'a' }));
+    const b = write('b', calicoCniKubeconfig({ server: 'https://b:6443' }, { token: 'b' }));
+    expect(connectionOf(readKubeconfigFile(a)).server).toBe('https://a:6443');
+    expect(connectionOf(readKubeconfigFile(b)).server).toBe('https://b:6443');
+    expect(connectionOf(readKubeconfigFile(a)).server).toBe('https://a:6443');
+  });
+});
