@@ -47,6 +47,11 @@ function timeZoneCalls(modules: readonly string[]): number {
   return Number(line.slice('tz:'.length));
 }
 
+/** The SQL statements the call prepared, from the recorder's `sql:<JSON>` lines. */
+function preparedStatements(modules: readonly string[]): string[] {
+  return modules.filter((m) => m.startsWith('sql:')).map((m) => JSON.parse(m.slice('sql:'.length)) as string);
+}
+
 /** Which of HEAVY a list of loaded module paths (or bare requests) contains. */
 function heavyLoaded(modules: readonly string[]): string[] {
   return HEAVY.filter((name) => modules.some((m) => m === name || m.includes(`/node_modules/${name}/`)));
@@ -85,6 +90,11 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
     it('loads better-sqlite3 and none of the Kubernetes or gRPC clients', async () => {
       const modules = await addRecordingModules(b.dir, netConf(b.confKeys));
       expect(modules.some((m) => m.includes('/node_modules/better-sqlite3/'))).toBe(true);
+      // One allocation per call: no assignment-context cache, so no stamps of what it read
+      // (design/cni.md, "Start-up cost": "No context cache").
+      const statements = preparedStatements(modules);
+      expect(statements.some((sql) => sql.startsWith('INSERT INTO changes'))).toBe(true);
+      expect(statements.filter((sql) => /count\(\*\)/i.test(sql))).toEqual([]);
       expect(heavyLoaded(modules)).toEqual([]);
       // No network client, and the uncontended host lock listens without node:net.
       expect(loadedOf(modules, [...NEEDLESS_BUILTINS, ...PLAIN_NETWORK_NEEDLESS])).toEqual([]);

@@ -13,13 +13,24 @@ const { writeFileSync } = require('node:fs');
 const logFile = process.env.IPAMKIT_MODULE_LOG;
 const seen = new Set();
 const originalLoad = Module._load;
+// And one `sql:<JSON text>` line per SQL statement the call prepared through better-sqlite3.
+const statements = [];
 Module._load = function recordingLoad(request, parent, isMain) {
   try {
     seen.add(Module._resolveFilename(request, parent, isMain));
   } catch {
     seen.add(request);
   }
-  return originalLoad.apply(this, arguments);
+  const loaded = originalLoad.apply(this, arguments);
+  if (request === 'better-sqlite3' && typeof loaded?.prototype?.prepare === 'function' && loaded.prototype.prepare.recording !== true) {
+    const prepare = loaded.prototype.prepare;
+    loaded.prototype.prepare = function recordingPrepare(sql) {
+      statements.push(String(sql));
+      return prepare.apply(this, arguments);
+    };
+    loaded.prototype.prepare.recording = true;
+  }
+  return loaded;
 };
 let bundleUrls = 0;
 const fromBundle = () => /calico-ipam[^/\n]*\.cjs/.test(new Error().stack ?? '');
@@ -45,6 +56,7 @@ for (const name of Object.getOwnPropertyNames(Date.prototype)) {
 process.on('exit', () => {
   seen.add(`url:${bundleUrls}`);
   seen.add(`tz:${timeZoneCalls}`);
+  for (const sql of statements) seen.add(`sql:${JSON.stringify(sql)}`);
   for (const file of Object.keys(require.cache)) seen.add(file);
   for (const entry of process.moduleLoadList) if (entry.startsWith('NativeModule ')) seen.add(`node:${entry.slice('NativeModule '.length)}`);
   if (logFile !== undefined) writeFileSync(logFile, [...seen].join('\n'));
