@@ -20,9 +20,13 @@ export interface WriterMutexLease {
 }
 
 function fileIdentity(path: string): string {
-  // bigint: an inode number may exceed 2^53 on some filesystems.
-  const st = statSync(path, { bigint: true });
-  return `${st.dev}:${st.ino}`;
+  // A number is exact up to 2^53, and a larger inode number reads as one above that: only then is the
+  // bigint form needed (its first use costs a short-lived call compiling Node's BigIntStats; design/
+  // ipam-datastore.md, "One writer per file in a process"). Both forms give the same text.
+  const st = statSync(path);
+  if (st.ino <= Number.MAX_SAFE_INTEGER && st.dev <= Number.MAX_SAFE_INTEGER) return `${st.dev}:${st.ino}`;
+  const exact = statSync(path, { bigint: true });
+  return `${exact.dev}:${exact.ino}`;
 }
 
 /** Takes a reference on the writer mutex of the (already opened, hence existing) file at `path`. */
