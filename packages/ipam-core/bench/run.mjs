@@ -8,11 +8,12 @@
 //    measured) beside the raw floor of the same two transactions on the engine itself
 //    (bench/raw-floor.mjs), in interleaved rounds (alternating order) in this one process, so the
 //    load of the shared machine hits both alike. CPU is process.cpuUsage() (the client's own; etcd's
-//    server CPU is not in it), wall is performance.now(); ratios are medians of per-round ratios.
+//    server CPU is not in it, and is printed beside it, user and system apart, when the bench
+//    started etcd itself), wall is performance.now(); ratios are medians of per-round ratios.
 //    With IPAM_BENCH_PROCESSES > 0, the same churn and floor run in that many processes at once
 //    (one host, one block each), phases interleaved, and the aggregate pair rates are compared.
 import { fork } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -90,15 +91,42 @@ async function churnedBlockText(ds) {
   return stringifyWireJson(block);
 }
 
-async function timed(fn, count) {
+/**
+ * CPU run by every thread of process `pid` so far, in µs, from the kernel's exact run time per thread
+ * (`/proc/<pid>/task/<tid>/schedstat`); undefined where there is no such file (not Linux).
+ */
+function serverCpuMicros(pid) {
+  if (pid === undefined) return undefined;
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    return ns / 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+async function timed(fn, count, serverPid) {
+  const s0 = serverCpuMicros(serverPid);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < count; i++) await fn();
-  return { wallMicros: ((performance.now() - t0) * 1000) / count, cpuMicros: cpuMicros(process.cpuUsage(c0)) / count };
+  const cpu = process.cpuUsage(c0);
+  const s1 = serverCpuMicros(serverPid);
+  return {
+    wallMicros: ((performance.now() - t0) * 1000) / count,
+    cpuMicros: cpuMicros(cpu) / count,
+    userMicros: cpu.user / count,
+    systemMicros: cpu.system / count,
+    ...(s0 === undefined || s1 === undefined ? {} : { serverCpuMicros: (s1 - s0) / count }),
+  };
 }
 
-/** Serial core churn against the raw floor, interleaved rounds after the warm-up. */
-async function serialCost(openCore, openFloor) {
+/**
+ * Serial core churn against the raw floor, interleaved rounds after the warm-up. `serverPid`: the
+ * etcd this process started, whose CPU per pair is reported beside the client's (the wall is mostly it).
+ */
+async function serialCost(openCore, openFloor, serverPid) {
   const ds = await openCore();
   try {
     const churn = await coreChurn(ds, 'bench-node');
@@ -111,14 +139,21 @@ async function serialCost(openCore, openFloor) {
       const sides = { core: churn.pair, floor: floor.pair };
       const runs = { core: [], floor: [] };
       for (let r = 0; r < ROUNDS; r++) {
-        for (const k of r % 2 === 0 ? ['core', 'floor'] : ['floor', 'core']) runs[k].push(await timed(sides[k], per));
+        for (const k of r % 2 === 0 ? ['core', 'floor'] : ['floor', 'core']) runs[k].push(await timed(sides[k], per, serverPid));
       }
       const med = (k, f) => median(runs[k].map((x) => x[f]));
+      const side = (k) => ({
+        cpuMicros: med(k, 'cpuMicros'),
+        wallMicros: med(k, 'wallMicros'),
+        userMicros: med(k, 'userMicros'),
+        systemMicros: med(k, 'systemMicros'),
+        ...(runs[k][0]?.serverCpuMicros === undefined ? {} : { serverCpuMicros: med(k, 'serverCpuMicros') }),
+      });
       return {
         blockBytes: blockText.length,
         pairs: per * ROUNDS,
-        core: { cpuMicros: med('core', 'cpuMicros'), wallMicros: med('core', 'wallMicros') },
-        floor: { cpuMicros: med('floor', 'cpuMicros'), wallMicros: med('floor', 'wallMicros') },
+        core: side('core'),
+        floor: side('floor'),
         cpuRatio: median(runs.core.map((c, i) => c.cpuMicros / runs.floor[i].cpuMicros)),
         wallRatio: median(runs.core.map((c, i) => c.wallMicros / runs.floor[i].wallMicros)),
       };
@@ -235,7 +270,8 @@ async function main() {
     results.sqlite.serial = await serialCost(sqlite, async (text) => sqliteFloor(sqlitePath(), text));
     try {
       results.etcd = { ...(await steadyStateWaves(await etcdDatastore())) };
-      results.etcd.serial = await serialCost(etcdDatastore, async (text) => etcdFloor(await etcdEndpoint(), `/floor-${process.pid}-${n++}`, text));
+      await etcdEndpoint();
+      results.etcd.serial = await serialCost(etcdDatastore, async (text) => etcdFloor(await etcdEndpoint(), `/floor-${process.pid}-${n++}`, text), etcd.pid);
     } catch (err) {
       results.etcd = { skipped: String(err?.message ?? err) };
     }
@@ -309,6 +345,12 @@ function printSerial(results) {
     const s = r.serial;
     console.log(`${`${name} ipam-core churn`.padEnd(27)} ${us(s.core.cpuMicros).padEnd(11)} ${us(s.core.wallMicros).padEnd(11)} ${(s.blockBytes / 1024).toFixed(1)} KB`);
     console.log(`${`${name} raw floor`.padEnd(27)} ${us(s.floor.cpuMicros).padEnd(11)} ${us(s.floor.wallMicros).padEnd(11)} ${(s.blockBytes / 1024).toFixed(1)} KB`);
+  }
+  const e = results.etcd?.serial;
+  if (e !== undefined) {
+    // Where an etcd pair's time goes: the client's CPU split, and etcd's own CPU (the bulk of the wall).
+    const split = (x) => `user ${us(x.userMicros)}, system ${us(x.systemMicros)}${x.serverCpuMicros === undefined ? '' : `; etcd server CPU ${us(x.serverCpuMicros)}`}`;
+    console.log(`etcd CPU per pair, ipam-core: ${split(e.core)}; raw floor: ${split(e.floor)}`);
   }
   for (const [name, r] of Object.entries(results)) {
     if (r.serial === undefined) continue;

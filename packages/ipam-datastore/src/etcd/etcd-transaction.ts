@@ -1,5 +1,5 @@
-import { ConflictError, ValidationError, type DatastoreTx, type TransactOptions, type TxWrite } from '@ipamkit/models';
-import type { EtcdKv, ReadRequest, TxnCompare, TxnOp } from './etcd-kv.js';
+import { ConflictError, ValidationError, WatchExpiredError, type DatastoreTx, type TransactOptions, type TxWrite } from '@ipamkit/models';
+import type { EtcdKv, ReadRequest, ReadResult, TxnCompare, TxnOp } from './etcd-kv.js';
 import { checkRevision } from './etcd-kv.js';
 import { affinityKind, blockKind, handleKind, type EtcdKind } from './etcd-layout.js';
 import { compareFailure, isSoftDeleted } from './etcd-store.js';
@@ -51,10 +51,10 @@ const MAX_COMPARES = 100;
 /**
  * Commits buffered writes as ONE etcd transaction whose compares are the writes' preconditions
  * (create: create revision 0; update/delete: mod revision) and, when the body used the cache, the
- * proof that every read of the body is still current. All or nothing; on failure the else branch
- * of the same transaction says why: a stale cached read (ConflictError; the cache is refreshed from
- * the same answer), else the first failed precondition, which decides the error, else a read that
- * changed (ConflictError).
+ * proof that every read of the body is still current. All or nothing; on failure one read of the
+ * body's reads and the written keys at the failed commit's revision says why: a stale cached read
+ * (ConflictError; the cache is refreshed from the answer), else the first failed precondition,
+ * which decides the error, else a read that changed (ConflictError).
  */
 export async function commitWrites(kv: EtcdKv, writes: readonly TxWrite[], view?: TransactionKv): Promise<CommitOutcome> {
   let validation: { compares: TxnCompare[]; reads: ReadRequest[] };
@@ -69,19 +69,21 @@ export async function commitWrites(kv: EtcdKv, writes: readonly TxWrite[], view?
   const planned = writes.map(plan);
   const keys = new Set(planned.map((p) => p.op.key));
   if (keys.size !== planned.length) throw new ValidationError('a transaction may write each object at most once');
-  // The body read what it writes (the block, the handle): that read's compare is the write's own
-  // precondition and its else-branch read the write's, so each goes into the request once.
-  const elseReads = [...validation.reads];
+  // No else branch: a failed commit is followed by one read of the body's reads and the written
+  // keys at the failed commit's revision, the answers an else branch would have given. etcd parses
+  // and logs a transaction's else branch even when it never runs it, about 60 µs of its CPU per
+  // read per commit (design/ipam-datastore.md, "Allocation cost on etcd: the seventh round (2026-12-02)").
+  const whyReads = [...validation.reads];
   const writeReadAt = planned.map((p) => {
-    const at = elseReads.findIndex((r) => r.kind === 'key' && r.key === p.op.key);
-    return at >= 0 ? at : elseReads.push({ kind: 'key', key: p.op.key }) - 1;
+    const at = whyReads.findIndex((r) => r.kind === 'key' && r.key === p.op.key);
+    return at >= 0 ? at : whyReads.push({ kind: 'key', key: p.op.key }) - 1;
   });
   for (let round = 0; round < SOFT_DELETED_ROUNDS; round++) {
     const writeCompares = planned.map((p) => p.compare);
     const out = await kv.txn({
       compares: [...validation.compares.filter((c) => !writeCompares.some((w) => sameCompare(c, w))), ...writeCompares],
       ops: planned.map((p) => p.op),
-      elseReads,
+      elseReads: [],
       identifier: 'transaction',
     });
     if (out.succeeded) {
@@ -91,17 +93,19 @@ export async function commitWrites(kv: EtcdKv, writes: readonly TxWrite[], view?
         out.revision,
         (key) => (created.has(key) ? out.revision : view?.createRevisionOf(key)),
       );
-      // What was just written is what the next read of it decodes to (the codec round-trips).
+      // What was just written is what the next read of it decodes to (the codec round-trips it).
       for (const p of planned) if (p.op.op === 'put') kv.memo.remember(p.op.key, out.revision, p.value);
       return 'committed';
     }
-    const reads = view === undefined || validation.reads.length === 0 ? 'current' : view.verdict(out.elseResults.slice(0, validation.reads.length), out.revision);
+    const why = await readAtFailure(kv, whyReads, out.revision);
+    if (why === 'compacted') throw new ConflictError('transaction', 'the transaction lost a race and its revision was compacted before it could tell why; retry');
+    const reads = view === undefined || validation.reads.length === 0 ? 'current' : view.verdict(why.slice(0, validation.reads.length), out.revision);
     // The body ran on a cached read that had changed: a lost race like any other (the cache now
     // holds the new state, so the caller's retry runs on it without reading again).
     if (reads === 'stale-guess') throw new ConflictError('transaction', 'a value the transaction read from the cache had changed; retry');
     let retry = false;
     for (const [i, p] of planned.entries()) {
-      const result = out.elseResults[writeReadAt[i] ?? -1];
+      const result = why[writeReadAt[i] ?? -1];
       const current = Array.isArray(result) ? undefined : result;
       const c = p.compare;
       const holds = c.expect === 'absent' ? current === undefined : current?.modRevision === (c.expect === 'revision' ? c.revision : undefined);
@@ -118,6 +122,19 @@ export async function commitWrites(kv: EtcdKv, writes: readonly TxWrite[], view?
     if (!retry) break;
   }
   throw new ConflictError('transaction');
+}
+
+/**
+ * The answers to `reads` at `revision`, a failed commit's: what it would have read in an else branch.
+ * 'compacted' when that revision is gone already (a lost race all the same).
+ */
+async function readAtFailure(kv: EtcdKv, reads: readonly ReadRequest[], revision: string): Promise<ReadResult[] | 'compacted'> {
+  try {
+    return (await kv.readMany(reads, revision)).results;
+  } catch (err) {
+    if (err instanceof WatchExpiredError) return 'compacted';
+    throw err;
+  }
 }
 
 /**

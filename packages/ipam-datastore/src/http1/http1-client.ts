@@ -63,13 +63,13 @@ export class Http1Client {
 
   async request(req: Http1Request): Promise<Http1Response> {
     if (this.closed) throw connectError('ERR_CLIENT_CLOSED', 'the HTTP client is closed');
-    const head = requestHead(req);
+    const bytes = requestBytes(req);
     const until = Date.now() + req.timeoutMs;
     const pool = this.poolOf(`${req.url.protocol}//${req.url.host}`);
     const connection = await this.acquire(pool, req.url, until);
     let response: Http1Response;
     try {
-      response = await connection.exchange(head, req.body, Math.max(1, until - Date.now()), req.onSent);
+      response = await connection.exchange(bytes, Math.max(1, until - Date.now()), req.onSent);
     } catch (err) {
       connection.destroy();
       throw err;
@@ -154,7 +154,23 @@ function waitForTurn(pool: OriginPool, until: number): Promise<void> {
   });
 }
 
-function requestHead(req: Http1Request): string {
+/**
+ * The request as it goes on the wire: head and body in one buffer, each encoded straight into it
+ * (design/ipam-datastore.md, "Allocation cost on etcd: the seventh round (2026-12-02)").
+ */
+function requestBytes(req: Http1Request): Buffer {
+  const body = req.body;
+  const bodyBytes = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const head = requestHead(req, body === undefined ? undefined : bodyBytes);
+  const bytes = Buffer.allocUnsafe(head.length + bodyBytes);
+  bytes.write(head, 0, 'latin1');
+  if (typeof body === 'string') bytes.write(body, head.length, 'utf8');
+  else body?.copy(bytes, head.length);
+  return bytes;
+}
+
+/** The head, `content-length: bodyBytes` included when the request has a body. */
+function requestHead(req: Http1Request, bodyBytes: number | undefined): string {
   const lines = [`${req.method} ${req.url.pathname}${req.url.search} HTTP/1.1`, `host: ${req.url.host}`];
   for (const [name, value] of Object.entries(req.headers ?? {})) {
     const lower = name.toLowerCase();
@@ -165,7 +181,7 @@ function requestHead(req: Http1Request): string {
     }
     lines.push(`${name}: ${value}`);
   }
-  if (req.body !== undefined) lines.push(`content-length: ${Buffer.byteLength(req.body)}`);
+  if (bodyBytes !== undefined) lines.push(`content-length: ${bodyBytes}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
@@ -189,7 +205,7 @@ class Connection {
     else this.stream = stream;
   }
 
-  exchange(head: string, body: string | Buffer | undefined, timeoutMs: number, onSent: (() => void) | undefined): Promise<Http1Response> {
+  exchange(bytes: Buffer, timeoutMs: number, onSent: (() => void) | undefined): Promise<Http1Response> {
     const stream = this.stream;
     if (stream === undefined || this.gone) return Promise.reject(connectError('ECONNRESET', 'the connection is closed'));
     stream.setRef(true);
@@ -203,7 +219,6 @@ class Connection {
         f(v);
       };
       this.current = { parser: new ResponseParser(), resolve: done(resolve), reject: done(reject) };
-      const bytes = body === undefined ? Buffer.from(head, 'latin1') : Buffer.concat([Buffer.from(head, 'latin1'), typeof body === 'string' ? Buffer.from(body, 'utf8') : body]);
       stream.write(bytes);
       onSent?.();
     });

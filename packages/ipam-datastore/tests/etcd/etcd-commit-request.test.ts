@@ -9,9 +9,10 @@ import { TxReadCache } from '../../src/etcd/tx-read-cache.js';
 import type { EtcdWire, WireCompare, WireKv, WireOp, WireTxnResult } from '../../src/etcd/wire/etcd-wire.js';
 
 // What a transaction's commit sends: the body read the block and the handle it writes, so their
-// reads' compares are the writes' preconditions; each goes into the request once, and a failed
-// commit's else branch still decides the error from the right answer
-// (design/ipam-datastore.md, "Allocation cost: the fourth round (2026-12-02)").
+// reads' compares are the writes' preconditions and each goes into the request once; the request
+// has no else branch, and a failed commit is followed by one read, at its revision, that decides
+// the error (design/ipam-datastore.md, "Allocation cost: the fourth round (2026-12-02)" and
+// "Allocation cost on etcd: the seventh round (2026-12-02)").
 
 const block = sampleBlock('10.0.0.0/30');
 const blockKv = encodeEtcd('IPAMBlock', block);
@@ -23,20 +24,25 @@ interface Sent {
   readonly failure: readonly WireOp[];
 }
 
-/** A wire that answers reads with the block at mod revision 5 and commits with `commit`. */
-function fakeWire(commit: (sent: Sent) => WireTxnResult): { wire: EtcdWire; sent: Sent[] } {
+/**
+ * A wire whose store holds the block at mod revision 5 until a commit: `commit` answers it and may
+ * leave the block changed (or gone) for the reads after it. Every request is recorded.
+ */
+function fakeWire(commit: (sent: Sent) => { result: WireTxnResult; block?: WireKv | undefined }): { wire: EtcdWire; sent: Sent[] } {
   const sent: Sent[] = [];
-  const stored: WireKv = { key: Buffer.from(blockKv.key), value: blockKv.value, modRevision: '5', createRevision: '2' };
-  const answer = (op: WireOp): WireKv[] => (op.op === 'range' && op.range.key.equals(stored.key) ? [stored] : []);
+  let stored: WireKv | undefined = { key: Buffer.from(blockKv.key), value: blockKv.value, modRevision: '5', createRevision: '2' };
+  const answer = (op: WireOp): WireKv[] => (op.op === 'range' && stored !== undefined && op.range.key.equals(stored.key) ? [stored] : []);
   const wire: EtcdWire = {
     target: 'fake',
     range: () => Promise.reject(new Error('not used')),
     txn: (compares, success, failure) => {
-      // A batch of reads (no compares, only ranges): the body's reads.
-      if (compares.length === 0) return Promise.resolve({ succeeded: true, revision: '9', responses: success.map(answer) });
       const request = { compares, success, failure };
       sent.push(request);
-      return Promise.resolve(commit(request));
+      // A batch of reads (no compares, only ranges): the body's reads, or the reads after a failed commit.
+      if (compares.length === 0) return Promise.resolve({ succeeded: true, revision: '9', responses: success.map(answer) });
+      const out = commit(request);
+      if ('block' in out) stored = out.block;
+      return Promise.resolve(out.result);
     },
     deleteKey: () => Promise.reject(new Error('not used')),
     watch: () => Promise.reject(new Error('not used')),
@@ -60,30 +66,33 @@ async function allocateLike(wire: EtcdWire): Promise<void> {
 }
 
 const compareText = (c: WireCompare): string => `${c.key.toString()} ${c.target} ${c.result} ${c.revision}`;
-const readText = (op: WireOp): string => (op.op === 'range' ? op.range.key.toString() : op.op);
+const readText = (op: WireOp): string => (op.op === 'range' ? `${op.range.key.toString()} @${op.range.revision ?? 'now'}` : op.op);
+const failed: WireTxnResult = { succeeded: false, revision: '10', responses: [] };
 
 describe('a transaction\'s commit request', () => {
-  it('carries each compare and each else-branch read once when the body read what it writes', async () => {
-    const { wire, sent } = fakeWire(() => ({ succeeded: true, revision: '10', responses: [] }));
+  it('carries each compare once when the body read what it writes, and no else branch', async () => {
+    const { wire, sent } = fakeWire(() => ({ result: { succeeded: true, revision: '10', responses: [] } }));
     await allocateLike(wire);
-    const [commit] = sent;
+    // The body's one wave of reads, then the commit.
+    expect(sent).toHaveLength(2);
+    const commit = sent[1];
     expect(commit?.compares.map(compareText).sort()).toEqual([`${blockKv.key} mod equal 5`, `${handleKey} create equal 0`].sort());
-    expect(commit?.failure.map(readText).sort()).toEqual([blockKv.key, handleKey].sort());
+    expect(commit?.failure).toEqual([]);
     expect(commit?.success.map((op) => op.op)).toEqual(['put', 'put']);
   });
 
-  it('decides a failed commit from the else-branch answer for the written key: a block changed meanwhile is a conflict', async () => {
+  it('decides a failed commit from one read at its revision: a block changed meanwhile is a conflict', async () => {
     const changed: WireKv = { key: Buffer.from(blockKv.key), value: blockKv.value, modRevision: '8', createRevision: '2' };
-    const { wire } = fakeWire((request) => ({
-      succeeded: false,
-      revision: '10',
-      responses: request.failure.map((op) => (op.op === 'range' && op.range.key.equals(changed.key) ? [changed] : [])),
-    }));
+    const { wire, sent } = fakeWire(() => ({ result: failed, block: changed }));
     await expect(allocateLike(wire)).rejects.toBeInstanceOf(ConflictError);
+    // Reads, the commit, and the reads of the written keys at the failed commit's revision.
+    expect(sent).toHaveLength(3);
+    expect(sent[2]?.compares).toEqual([]);
+    expect(sent[2]?.success.map(readText).sort()).toEqual([`${blockKv.key} @10`, `${handleKey} @10`].sort());
   });
 
-  it('decides a failed commit from the else-branch answer for the written key: a block gone meanwhile is not found', async () => {
-    const { wire } = fakeWire((request) => ({ succeeded: false, revision: '10', responses: request.failure.map(() => []) }));
+  it('decides a failed commit from one read at its revision: a block gone meanwhile is not found', async () => {
+    const { wire } = fakeWire(() => ({ result: failed, block: undefined }));
     await expect(allocateLike(wire)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -158,12 +158,36 @@ for (const name of ETCD_CLIENTS) {
             seen.push(block.sequenceNumber);
             tx.write({ op: 'update', kind: 'block', value: { ...block, sequenceNumber: block.sequenceNumber + 1n } });
           });
-        await expect(bump()).rejects.toBeInstanceOf(ConflictError);
-        // The failed commit's else branch refreshed the cache: the retry is one request again.
+        // The commit (no else branch), then one read at its revision to tell why, which refreshes the cache.
+        const failed = await counted(() => bump().catch((err: unknown) => err));
+        expect(failed.result).toBeInstanceOf(ConflictError);
+        expect(failed.requests).toBe(2);
+        // The retry is one request again.
         const retry = await counted(bump);
         expect(retry.requests).toBe(1);
         expect(seen).toEqual([stored.sequenceNumber, stored.sequenceNumber + 100n]);
         expect((await other.blocks.get('10.0.0.0/30')).sequenceNumber).toBe(stored.sequenceNumber + 101n);
+      });
+
+      it('commit a warm transaction without an else branch, and still tell a cached range gone stale', async () => {
+        const { ds, other } = fresh();
+        await seed(ds);
+        await assignLike(ds, 'h-1');
+        const txn = vi.spyOn(EtcdKv.prototype, 'txn');
+        try {
+          const warm = await counted(() => assignLike(ds, 'h-2'));
+          expect(warm.requests).toBe(1);
+          // The compares prove the body's reads; a commit that fails reads them again at its revision.
+          expect(txn.mock.calls.map(([req]) => [req.compares.length > 2, req.elseReads.length])).toEqual([[true, 0]]);
+        } finally {
+          txn.mockRestore();
+        }
+        await other.ipPools.create({ name: 'pool-b', cidr: '10.0.1.0/24', blockSize: 30 });
+        const stale = await counted(() => assignLike(ds, 'h-3').catch((err: unknown) => err));
+        expect(stale.result).toBeInstanceOf(ConflictError);
+        expect(stale.requests).toBe(2);
+        const retry = await counted(() => assignLike(ds, 'h-3'));
+        expect(retry).toMatchObject({ requests: 1, result: { pools: ['pool-a', 'pool-b'] } });
       });
 
       it('take a handle it has never seen as absent, and see it on the retry when it exists', async () => {

@@ -78,6 +78,22 @@ describe.each([
     expect(srv.connections() - before).toBe(1);
   });
 
+  it('sends a text body with characters beyond ASCII, and a Buffer body, byte for byte with their lengths', async () => {
+    client = new Http1Client({ viaNet });
+    const seen: string[] = [];
+    srv.setHandler((req, res, body) => {
+      seen.push(`${req.headers['content-length'] ?? '-'} ${body}`);
+      res.end('ok');
+    });
+    const text = '{"pod":"ünïcödé-😀","n":"∑"}';
+    await client.request({ method: 'PUT', url: new URL(`${srv.url}/t`), body: text, timeoutMs: 5000 });
+    await client.request({ method: 'POST', url: new URL(`${srv.url}/b`), body: Buffer.from(text), timeoutMs: 5000 });
+    await client.request({ method: 'GET', url: new URL(`${srv.url}/g`), timeoutMs: 5000 });
+    const bytes = Buffer.byteLength(text);
+    expect(bytes).toBeGreaterThan(text.length);
+    expect(seen).toEqual([`${bytes} ${text}`, `${bytes} ${text}`, '- ']);
+  });
+
   it('opens at most maxConnectionsPerOrigin connections and queues the other requests', async () => {
     client = new Http1Client({ viaNet, maxConnectionsPerOrigin: 2 });
     let inFlight = 0;
