@@ -55,6 +55,27 @@ export interface ChangeRecord {
   readonly valueRevision: bigint;
 }
 
+/** A row some write changed: what a transaction's validation compares with what its body read. */
+export interface ChangedRow {
+  readonly kind: KindName;
+  readonly key: string;
+}
+
+/**
+ * Optional on a `RowEngine`: transaction bodies run against a read snapshot, and the write lock is
+ * taken only to validate and apply (design/ipam-datastore.md, "Optimistic transactions").
+ */
+export interface SnapshotEngine {
+  /** Opens a read snapshot for a transaction body (ended by `endRead`). */
+  beginSnapshot(): void;
+  /**
+   * Inside `beginWrite`: every row written since `revision` (a snapshot's `currentRevision`), or
+   * `undefined` when the engine cannot name them all (its log was compacted past `revision`, or
+   * holds a write of no row it can name).
+   */
+  changedSince(revision: bigint): readonly ChangedRow[] | undefined;
+}
+
 /**
  * The storage primitive under the memory and SQLite backends: rows, one global revision counter
  * and a change log, with synchronous calls. `engine-datastore.ts` builds the `Datastore`
@@ -118,6 +139,8 @@ export interface RowEngine {
    * (memory). See design/ipam-datastore.md, "One writer per file in a process".
    */
   readonly writerMutex?: AsyncMutex | undefined;
+  /** Optional: optimistic transactions (SQLite); absent, a body runs inside `beginWrite` (memory). */
+  readonly snapshots?: SnapshotEngine | undefined;
   /** Resolves early when this process commits a change (memory); absent: watches poll. */
   subscribe?(listener: () => void): () => void;
   /** Maps a third-party error to the models' taxonomy; called once, at the datastore boundary. */

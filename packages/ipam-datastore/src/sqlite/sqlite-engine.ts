@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { BlockOrdinals } from '@ipamkit/models';
 import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
-import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
+import type { ChangedRow, ChangeRecord, RowEngine, RowStamp, SnapshotEngine, StampFilter, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
 import { decodeFreeBlockText, freeBlockOrdinals } from './free-block-text.js';
@@ -170,6 +170,12 @@ class KindStatements {
   }
 }
 
+/**
+ * A transaction validates at most this many writes of others made since its snapshot; past that it
+ * is judged stale without reading them, and runs again holding the write lock.
+ */
+const MAX_VALIDATED_CHANGES = 1024n;
+
 /** Compaction runs every this many revisions, inside the write that crosses the boundary. */
 const COMPACT_EVERY = 1024n;
 
@@ -193,7 +199,7 @@ function filterClause(filter: RowFilter): { shape: string; params: unknown[] } {
   return { shape, params };
 }
 
-export class SqliteEngine implements RowEngine {
+export class SqliteEngine implements RowEngine, SnapshotEngine {
   private readonly sql: PreparedStatements;
   private readonly statements: Map<KindName, KindStatements>;
   private readonly decoded = new DecodedValueCache(DECODE_CACHE_ROWS);
@@ -204,6 +210,10 @@ export class SqliteEngine implements RowEngine {
   private revisions: { next: bigint; taken: bigint; logged: bigint } | undefined;
   /** Between `beginWrite` and its commit or rollback. */
   private writing = false;
+  /** Between `beginSnapshot` and its `endRead`: a transaction body's reads. */
+  private snapshot = false;
+  /** Transaction bodies run against a read snapshot (design/ipam-datastore.md, "Optimistic transactions"). */
+  readonly snapshots: SnapshotEngine = this;
   /** This write transaction's `PRAGMA data_version`, read on its first stamp. */
   private txDataVersion: bigint | undefined;
   private readonly stamps = new StampMemo();
@@ -256,6 +266,10 @@ export class SqliteEngine implements RowEngine {
 
   private get insertChange(): Database.Statement<[bigint, string, string, string, string, bigint]> {
     return this.sql.get('INSERT INTO changes (revision, kind, key, type, value, value_revision) VALUES (?, ?, ?, ?, ?, ?)');
+  }
+
+  private get changedRows(): Database.Statement<[bigint], { kind: string; key: string }> {
+    return this.sql.get('SELECT kind, key FROM changes WHERE revision > ?');
   }
 
   private get selectChanges(): Database.Statement<[string, bigint, number], ChangeRow> {
@@ -311,7 +325,44 @@ export class SqliteEngine implements RowEngine {
   }
 
   endRead(): void {
+    this.snapshot = false;
+    this.txDataVersion = undefined;
     if (this.db.inTransaction) this.commitStatement.run();
+  }
+
+  /**
+   * A deferred read transaction for a transaction body: its first read fixes the snapshot. Refused
+   * on a read-only handle, as `beginWrite` is, so the body never runs there. Ended by `endRead`,
+   * before `beginWrite`: a WAL reader cannot become the writer once another connection has
+   * committed (SQLITE_BUSY_SNAPSHOT, design/toolchain.md#sqlite).
+   */
+  beginSnapshot(): void {
+    if (this.options.writer === undefined) throw new DatastoreReadOnlyError(this.options.path);
+    this.begin.run();
+    this.snapshot = true;
+  }
+
+  /**
+   * Every row written since `revision`, read under the write lock from the change log, which logs
+   * every write at its own revision (design/ipam-datastore.md, "Values stored once"). `undefined`
+   * when the log cannot name them all: fewer entries than revisions (compaction pruned some, or a
+   * soft-deleted create took a revision no entry names), a hidden entry (the same), or more than
+   * MAX_VALIDATED_CHANGES. Also fixes this write's first revision, which `bumpRevision` would read.
+   */
+  changedSince(revision: bigint): readonly ChangedRow[] | undefined {
+    const current = this.currentRevision();
+    this.revisions = { next: current + 1n, taken: 0n, logged: 0n };
+    if (current === revision) return [];
+    if (current < revision || current - revision > MAX_VALIDATED_CHANGES) return undefined;
+    const rows = this.changedRows.all(revision);
+    if (BigInt(rows.length) !== current - revision) return undefined;
+    const changed: ChangedRow[] = [];
+    for (const row of rows) {
+      const kind = KIND_NAMES.find((k) => k === row.kind);
+      if (kind === undefined) return undefined;
+      changed.push({ kind, key: row.key });
+    }
+    return changed;
   }
 
   beginWrite(): void {
@@ -364,9 +415,10 @@ export class SqliteEngine implements RowEngine {
   }
 
   stampRows(kind: KindName, filter: StampFilter): RowStamp {
-    // Inside a write transaction (the transaction's stamps), a stamp read before is reused while
-    // nothing can have moved it (StampMemo); elsewhere it is read.
-    if (!this.writing) return this.readStamp(kind, filter);
+    // Inside a transaction (its body's snapshot or its write), a stamp read before is reused while
+    // nothing can have moved it (StampMemo): `data_version` is read in the transaction, so it
+    // names the state the transaction reads. Elsewhere it is read.
+    if (!this.writing && !this.snapshot) return this.readStamp(kind, filter);
     this.txDataVersion ??= this.dataVersion.get() ?? 0n;
     return this.stamps.stamp(kind, filter, this.txDataVersion, () => this.readStamp(kind, filter));
   }
