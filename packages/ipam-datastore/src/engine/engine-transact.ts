@@ -16,7 +16,7 @@ import { affinityFilter, affinityKeyOf, kindReader } from './engine-stores.js';
 import { KINDS, type KindName } from './kinds.js';
 import { TxRowMemo } from './tx-row-memo.js';
 import { copyValue } from './copy-value.js';
-import type { RowEngine, SnapshotEngine } from './row-engine.js';
+import type { OptimisticEngine, RowEngine } from './row-engine.js';
 import { checkedValue } from './validate-value.js';
 
 const KIND_OF: Record<TxWrite['kind'], KindName> = { block: 'block', affinity: 'affinity', handle: 'handle' };
@@ -126,38 +126,44 @@ async function lockedRun<R>(runner: EngineRunner, body: (tx: DatastoreTx) => Pro
 const STALE = Symbol('stale reads');
 
 /**
- * An optimistic run (design/ipam-datastore.md, "Optimistic transactions"): the body reads a
- * snapshot and buffers its writes; then the snapshot ends, the write lock is taken, and the writes
- * are applied only if no row the body read (by key, present or absent, or through a list or a
- * stamp) was written since the snapshot. A body that wrote nothing, or threw, is answered from its
- * snapshot, a committed state of the store taken after the transaction began.
+ * An optimistic run (design/ipam-datastore.md, "Optimistic transactions"): the body reads outside
+ * any transaction and lock, each read seeing the state of `since` or a later one, and buffers its
+ * writes. Its outcome stands only if no row it read (by key, present or absent, or through a list
+ * or a stamp) was written after `since`: then every read saw the state of `since`. A body with
+ * writes is validated under the write lock, just before they apply; one that wrote nothing, or
+ * threw, is validated without it, its outcome being that of the state of `since`, a state of the
+ * store after the transaction began.
  */
-async function optimisticRun<R>(runner: EngineRunner, snapshots: SnapshotEngine, body: (tx: DatastoreTx) => Promise<R>): Promise<R | typeof STALE> {
+async function optimisticRun<R>(runner: EngineRunner, optimistic: OptimisticEngine, body: (tx: DatastoreTx) => Promise<R>): Promise<R | typeof STALE> {
   const { engine } = runner;
   const run = bodyRun(runner);
-  runner.guard(() => snapshots.beginSnapshot());
-  let result: R;
-  let revision: bigint | undefined;
+  const since = runner.guard(() => optimistic.beginOptimisticReads());
+  let outcome: { readonly result: R } | { readonly err: unknown };
   try {
-    result = await body(run.tx);
-    run.close();
-    // Read inside the snapshot: the revision every read of the body saw.
-    if (run.writes.length > 0) revision = runner.guard(() => engine.currentRevision());
+    outcome = { result: await body(run.tx) };
+  } catch (err) {
+    outcome = { err };
   } finally {
     run.close();
-    runner.guard(() => engine.endRead());
+    runner.guard(() => optimistic.endOptimisticReads());
   }
-  if (revision === undefined) return result;
-  const since = revision;
+  const stale = (): boolean => {
+    const changes = runner.guard(() => optimistic.changedSince(since));
+    return changes === undefined || run.memo.readsChangedBy(changes);
+  };
+  if ('err' in outcome || run.writes.length === 0) {
+    if (stale()) return STALE;
+    if ('err' in outcome) throw outcome.err;
+    return outcome.result;
+  }
   runner.guard(() => engine.beginWrite());
   try {
-    const changes = runner.guard(() => snapshots.changedSince(since));
-    if (changes === undefined || run.memo.readsChangedBy(changes)) {
+    if (stale()) {
       runner.guard(() => engine.rollback());
       return STALE;
     }
     applyAndCommit(runner, run);
-    return result;
+    return outcome.result;
   } catch (err) {
     runner.guard(() => engine.rollback());
     throw err;
@@ -167,16 +173,16 @@ async function optimisticRun<R>(runner: EngineRunner, snapshots: SnapshotEngine,
 /**
  * Runs `body` as one transaction while holding the datastore's mutex and the file's writer mutex
  * (`exclusiveWrite`): reads see one consistent state, writes are buffered and applied in order at
- * the end, and any failure rolls all of them back. An engine with snapshots (SQLite) runs the body
- * optimistically first and, when another writer changed what it read, once more holding the write
- * lock throughout, which cannot go stale: at most two runs. Without snapshots (memory) it runs
- * once, holding the lock.
+ * the end, and any failure rolls all of them back. An optimistic engine (SQLite) runs the body
+ * without the write lock first and, when another writer changed what it read, once more holding
+ * the lock throughout, which cannot go stale: at most two runs. Otherwise (memory) it runs once,
+ * holding the lock.
  */
 export function engineTransact<R>(runner: EngineRunner, body: (tx: DatastoreTx) => Promise<R>): Promise<R> {
   return runner.exclusiveWrite(async () => {
-    const snapshots = runner.engine.snapshots;
-    if (snapshots !== undefined) {
-      const outcome = await optimisticRun(runner, snapshots, body);
+    const optimistic = runner.engine.optimistic;
+    if (optimistic !== undefined) {
+      const outcome = await optimisticRun(runner, optimistic, body);
       if (outcome !== STALE) return outcome;
     }
     return await lockedRun(runner, body);

@@ -62,16 +62,21 @@ export interface ChangedRow {
 }
 
 /**
- * Optional on a `RowEngine`: transaction bodies run against a read snapshot, and the write lock is
- * taken only to validate and apply (design/ipam-datastore.md, "Optimistic transactions").
+ * Optional on a `RowEngine`: transaction bodies read outside any transaction and lock, and the
+ * write lock is taken only to validate those reads and apply the writes (design/ipam-datastore.md,
+ * "Optimistic transactions").
  */
-export interface SnapshotEngine {
-  /** Opens a read snapshot for a transaction body (ended by `endRead`). */
-  beginSnapshot(): void;
+export interface OptimisticEngine {
   /**
-   * Inside `beginWrite`: every row written since `revision` (a snapshot's `currentRevision`), or
-   * `undefined` when the engine cannot name them all (its log was compacted past `revision`, or
-   * holds a write of no row it can name).
+   * Starts a transaction body's reads and returns the revision they start from: each read the body
+   * makes until `endOptimisticReads` sees the state of that revision or of a later one.
+   */
+  beginOptimisticReads(): bigint;
+  endOptimisticReads(): void;
+  /**
+   * Every row written after `revision`, up to the newest revision when this is called (inside
+   * `beginWrite`: every write until the commit); `undefined` when the engine cannot name them all
+   * (its log was compacted past `revision`, or holds a write of no row it can name, or too many).
    */
   changedSince(revision: bigint): readonly ChangedRow[] | undefined;
 }
@@ -140,7 +145,7 @@ export interface RowEngine {
    */
   readonly writerMutex?: AsyncMutex | undefined;
   /** Optional: optimistic transactions (SQLite); absent, a body runs inside `beginWrite` (memory). */
-  readonly snapshots?: SnapshotEngine | undefined;
+  readonly optimistic?: OptimisticEngine | undefined;
   /** Resolves early when this process commits a change (memory); absent: watches poll. */
   subscribe?(listener: () => void): () => void;
   /** Maps a third-party error to the models' taxonomy; called once, at the datastore boundary. */

@@ -30,7 +30,7 @@ export class TxRowMemo {
   }
 
   /**
-   * Whether any of `changes` (rows written by others since the body's snapshot) is one the body
+   * Whether any of `changes` (rows written by others since the body began reading) is one the body
    * read: a row it read by key (present or absent), or a row its lists or stamps may cover
    * (design/ipam-datastore.md, "Optimistic transactions"). Before any write is applied.
    */

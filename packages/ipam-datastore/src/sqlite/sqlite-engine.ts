@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { BlockOrdinals } from '@ipamkit/models';
 import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
-import type { ChangedRow, ChangeRecord, RowEngine, RowStamp, SnapshotEngine, StampFilter, StoredRow } from '../engine/row-engine.js';
+import type { ChangedRow, ChangeRecord, OptimisticEngine, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
 import { decodeFreeBlockText, freeBlockOrdinals } from './free-block-text.js';
@@ -28,6 +28,8 @@ export interface SqliteEngineOptions {
   readonly writer: WriterMutexLease | undefined;
   /** See `SqliteDatastoreOptions.walTruncatePages`; `undefined` leaves checkpoints to SQLite. */
   readonly walTruncatePages?: number;
+  /** See `SqliteDatastoreOptions.optimisticTransactions`. */
+  readonly optimisticTransactions?: boolean;
 }
 
 /** A WAL file's header, and each frame's header before its page (SQLite's WAL format). */
@@ -171,7 +173,7 @@ class KindStatements {
 }
 
 /**
- * A transaction validates at most this many writes of others made since its snapshot; past that it
+ * A transaction validates at most this many writes of others made since its reads began; past that it
  * is judged stale without reading them, and runs again holding the write lock.
  */
 const MAX_VALIDATED_CHANGES = 1024n;
@@ -199,7 +201,7 @@ function filterClause(filter: RowFilter): { shape: string; params: unknown[] } {
   return { shape, params };
 }
 
-export class SqliteEngine implements RowEngine, SnapshotEngine {
+export class SqliteEngine implements RowEngine, OptimisticEngine {
   private readonly sql: PreparedStatements;
   private readonly statements: Map<KindName, KindStatements>;
   private readonly decoded = new DecodedValueCache(DECODE_CACHE_ROWS);
@@ -210,10 +212,10 @@ export class SqliteEngine implements RowEngine, SnapshotEngine {
   private revisions: { next: bigint; taken: bigint; logged: bigint } | undefined;
   /** Between `beginWrite` and its commit or rollback. */
   private writing = false;
-  /** Between `beginSnapshot` and its `endRead`: a transaction body's reads. */
-  private snapshot = false;
-  /** Transaction bodies run against a read snapshot (design/ipam-datastore.md, "Optimistic transactions"). */
-  readonly snapshots: SnapshotEngine = this;
+  /** Between `beginOptimisticReads` and `endOptimisticReads`: a transaction body's reads. */
+  private optimisticReads = false;
+  /** With `optimisticTransactions`: transaction bodies read outside the write lock (design/ipam-datastore.md, "Optimistic transactions"). */
+  readonly optimistic: OptimisticEngine | undefined;
   /** This write transaction's `PRAGMA data_version`, read on its first stamp. */
   private txDataVersion: bigint | undefined;
   private readonly stamps = new StampMemo();
@@ -221,6 +223,8 @@ export class SqliteEngine implements RowEngine, SnapshotEngine {
   private readonly exactCopies = new WeakSet<Record<string, unknown>>();
   /** The WAL size at which a commit truncates it (see `truncateLongWal`), read on the first check. */
   private walTruncateBytes: number | undefined;
+  /** The changedRows statement in raw mode. */
+  private changedRowsStatement: Database.Statement<[bigint, bigint], [string, string]> | undefined;
   /** The dataVersion statement in pluck mode (its text is shared with nothing else). */
   private dataVersionStatement: Database.Statement<[], bigint> | undefined;
   /** Shared by every handle on this file in this process (see file-writer-mutex.ts). */
@@ -231,6 +235,7 @@ export class SqliteEngine implements RowEngine, SnapshotEngine {
     private readonly options: SqliteEngineOptions,
   ) {
     this.writerMutex = options.writer?.mutex;
+    this.optimistic = options.optimisticTransactions === true ? this : undefined;
     this.sql = new PreparedStatements(db);
     this.statements = new Map(KIND_NAMES.map((kind) => [kind, new KindStatements(this.sql, TABLES[kind], kind)]));
   }
@@ -268,8 +273,9 @@ export class SqliteEngine implements RowEngine, SnapshotEngine {
     return this.sql.get('INSERT INTO changes (revision, kind, key, type, value, value_revision) VALUES (?, ?, ?, ?, ?, ?)');
   }
 
-  private get changedRows(): Database.Statement<[bigint], { kind: string; key: string }> {
-    return this.sql.get('SELECT kind, key FROM changes WHERE revision > ?');
+  /** In raw mode (arrays, not objects: a validation may read a thousand), its text shared with nothing else. */
+  private get changedRows(): Database.Statement<[bigint, bigint], [string, string]> {
+    return (this.changedRowsStatement ??= this.db.prepare<[bigint, bigint], [string, string]>('SELECT kind, key FROM changes WHERE revision > ? AND revision <= ?').raw());
   }
 
   private get selectChanges(): Database.Statement<[string, bigint, number], ChangeRow> {
@@ -325,42 +331,48 @@ export class SqliteEngine implements RowEngine, SnapshotEngine {
   }
 
   endRead(): void {
-    this.snapshot = false;
-    this.txDataVersion = undefined;
     if (this.db.inTransaction) this.commitStatement.run();
   }
 
   /**
-   * A deferred read transaction for a transaction body: its first read fixes the snapshot. Refused
-   * on a read-only handle, as `beginWrite` is, so the body never runs there. Ended by `endRead`,
-   * before `beginWrite`: a WAL reader cannot become the writer once another connection has
-   * committed (SQLITE_BUSY_SNAPSHOT, design/toolchain.md#sqlite).
+   * A transaction body's reads run outside any transaction, each statement in its own read
+   * snapshot, none older than the revision returned (read first). Refused on a read-only handle,
+   * as `beginWrite` is, so the body never runs there. No read transaction stays open across the
+   * body: sixteen processes each holding one through their bodies kept SQLite from ever
+   * restarting the WAL, which grew to 40 MB and made every commit's checkpoint dearer
+   * (design/ipam-datastore.md, "Optimistic transactions").
    */
-  beginSnapshot(): void {
+  beginOptimisticReads(): bigint {
     if (this.options.writer === undefined) throw new DatastoreReadOnlyError(this.options.path);
-    this.begin.run();
-    this.snapshot = true;
+    this.optimisticReads = true;
+    return this.currentRevision();
+  }
+
+  endOptimisticReads(): void {
+    this.optimisticReads = false;
+    this.txDataVersion = undefined;
   }
 
   /**
-   * Every row written since `revision`, read under the write lock from the change log, which logs
-   * every write at its own revision (design/ipam-datastore.md, "Values stored once"). `undefined`
-   * when the log cannot name them all: fewer entries than revisions (compaction pruned some, or a
-   * soft-deleted create took a revision no entry names), a hidden entry (the same), or more than
-   * MAX_VALIDATED_CHANGES. Also fixes this write's first revision, which `bumpRevision` would read.
+   * Every row written after `revision` up to the log's newest revision, read from the change log,
+   * which logs every write at its own revision (design/ipam-datastore.md, "Values stored once").
+   * `undefined` when the log cannot name them all: fewer entries than revisions (compaction pruned
+   * some, or a soft-deleted create took a revision no entry names), a hidden entry (the same), or
+   * more than MAX_VALIDATED_CHANGES. Inside a write it also fixes the write's first revision,
+   * which `bumpRevision` would read.
    */
   changedSince(revision: bigint): readonly ChangedRow[] | undefined {
     const current = this.currentRevision();
-    this.revisions = { next: current + 1n, taken: 0n, logged: 0n };
+    if (this.writing) this.revisions = { next: current + 1n, taken: 0n, logged: 0n };
     if (current === revision) return [];
     if (current < revision || current - revision > MAX_VALIDATED_CHANGES) return undefined;
-    const rows = this.changedRows.all(revision);
+    const rows = this.changedRows.all(revision, current);
     if (BigInt(rows.length) !== current - revision) return undefined;
     const changed: ChangedRow[] = [];
-    for (const row of rows) {
-      const kind = KIND_NAMES.find((k) => k === row.kind);
+    for (const [name, key] of rows) {
+      const kind = KIND_NAMES.find((k) => k === name);
       if (kind === undefined) return undefined;
-      changed.push({ kind, key: row.key });
+      changed.push({ kind, key });
     }
     return changed;
   }
@@ -415,10 +427,12 @@ export class SqliteEngine implements RowEngine, SnapshotEngine {
   }
 
   stampRows(kind: KindName, filter: StampFilter): RowStamp {
-    // Inside a transaction (its body's snapshot or its write), a stamp read before is reused while
-    // nothing can have moved it (StampMemo): `data_version` is read in the transaction, so it
-    // names the state the transaction reads. Elsewhere it is read.
-    if (!this.writing && !this.snapshot) return this.readStamp(kind, filter);
+    // Inside a transaction (its body's reads or its write), a stamp read before is reused while
+    // nothing can have moved it (StampMemo); elsewhere it is read. A body's reads outside the lock
+    // read `data_version` once, after the revision they start from: a stamp reused under it names
+    // the state at that moment, no older than that revision, which is what validation needs
+    // (design/ipam-datastore.md, "Optimistic transactions").
+    if (!this.writing && !this.optimisticReads) return this.readStamp(kind, filter);
     this.txDataVersion ??= this.dataVersion.get() ?? 0n;
     return this.stamps.stamp(kind, filter, this.txDataVersion, () => this.readStamp(kind, filter));
   }
