@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DatastoreUnavailableError, type Datastore, type DatastoreTx } from '@ipamkit/models';
 import { sampleAffinity, sampleBlock, sampleHandle } from '@ipamkit/test-utils';
+import { DatastoreReadOnlyError } from '../src/errors.js';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
 import { assertDistIsFresh } from './support/run-cas-children.js';
 import { cleanupsAfterEach } from './support/temp-dir.js';
@@ -251,6 +252,20 @@ describe('sqlite optimistic transactions', () => {
     };
     expect(await bodyFindsLockFree(false)).toBe(false);
     expect(await bodyFindsLockFree(true)).toBe(true);
+  });
+
+  it('refuses a transaction on a read-only handle before its body runs', async () => {
+    const path = cleanups.dbPath('optimistic');
+    open(path);
+    const ds = createSqliteDatastore({ path, readonly: true, optimisticTransactions: true });
+    cleanups.push(() => ds.close());
+    let ran = false;
+    const err = await transact(ds, () => {
+      ran = true;
+      return Promise.resolve();
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DatastoreReadOnlyError);
+    expect(ran).toBe(false);
   });
 
   it('runs a body without writes while another process holds the write lock, and a body with writes waits for it', async () => {
