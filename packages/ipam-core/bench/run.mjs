@@ -35,6 +35,12 @@ const PROCESS_PAIRS = Number(process.env.IPAM_BENCH_PROCESS_PAIRS ?? 150);
 const SYNCHRONOUS = 'NORMAL';
 /** IPAM_BENCH_CACHE=0 runs the churn with the assignment-context cache off (the "before" of issue 22). */
 const CACHE = process.env.IPAM_BENCH_CACHE !== '0';
+/**
+ * IPAM_BENCH_OPTIMISTIC=1 opens ipam-core's SQLite files with `optimisticTransactions`
+ * (design/ipam-datastore.md, "Optimistic transactions"; design/ipam-core.md, "Allocation cost: the
+ * seventh round (2026-12-02)"); the floor is unchanged.
+ */
+const OPTIMISTIC = process.env.IPAM_BENCH_OPTIMISTIC === '1';
 /** Sixteen writers on one file on a loaded 2-core machine wait longer than the default 5 s. */
 const BUSY_TIMEOUT_MS = 60_000;
 const TARGETS = { sqlite: 1, etcd: 2, kubernetes: 4 };
@@ -177,7 +183,7 @@ async function worker() {
   if (side === 'core') {
     const ds =
       backend === 'sqlite'
-        ? createSqliteDatastore({ path, synchronous: SYNCHRONOUS, busyTimeoutMs: BUSY_TIMEOUT_MS })
+        ? createSqliteDatastore({ path, synchronous: SYNCHRONOUS, busyTimeoutMs: BUSY_TIMEOUT_MS, optimisticTransactions: OPTIMISTIC })
         : (await import('@ipamkit/ipam-datastore/etcd')).createEtcdDatastore({ endpoints: [endpoint], prefix });
     const churn = await coreChurn(ds, host);
     pair = churn.pair;
@@ -245,7 +251,7 @@ async function main() {
   const tmp = benchDir('ipam-core-bench-');
   let n = 0;
   const sqlitePath = () => join(tmp, `bench-${n++}.db`);
-  const sqlite = () => createSqliteDatastore({ path: sqlitePath(), synchronous: SYNCHRONOUS });
+  const sqlite = () => createSqliteDatastore({ path: sqlitePath(), synchronous: SYNCHRONOUS, optimisticTransactions: OPTIMISTIC });
   let etcd;
   const etcdEndpoint = async () => {
     if (etcd === undefined) {
@@ -326,7 +332,7 @@ function printSerial(results) {
   let missed = false;
   console.log(
     `conditions: 1 process, serial, 1 host, ${LIVE_PODS} live pods, warm-up ${WARMUP} pairs, ${MEASURED} pairs measured in ${ROUNDS} interleaved rounds; ` +
-      `SQLite WAL synchronous=${SYNCHRONOUS} under os.tmpdir(); assignment-context cache ${CACHE ? 'on' : 'off (IPAM_BENCH_CACHE=0)'}; CPU = this process's process.cpuUsage(); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+      `SQLite WAL synchronous=${SYNCHRONOUS} under os.tmpdir(); assignment-context cache ${CACHE ? 'on' : 'off (IPAM_BENCH_CACHE=0)'}; SQLite optimistic transactions ${OPTIMISTIC ? 'on (IPAM_BENCH_OPTIMISTIC=1)' : 'off'}; CPU = this process's process.cpuUsage(); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
   );
   console.log('backend     round trips (target)  etcd requests');
   for (const [name, r] of Object.entries(results)) {

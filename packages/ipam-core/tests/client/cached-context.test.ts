@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatastore } from '@ipamkit/ipam-datastore';
+import { createSqliteDatastore } from '@ipamkit/ipam-datastore/sqlite';
 import { BlockLimitError, cidrContains, type Datastore, type DatastoreTx, type IPPool } from '@ipamkit/models';
 import { FakeClock, startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,17 @@ const TARGETS: readonly { name: string; shared: () => Shared }[] = [
       prefixes += 1;
       const path = join(dir, `ipam-${String(prefixes)}.db`);
       return { open: () => createDatastore({ type: 'sqlite', path }), env: { CHANGE_DB: path } };
+    },
+  },
+  {
+    // The allocating client's transactions run without the write lock, validated at commit
+    // (design/ipam-datastore.md, "Optimistic transactions"): a change of the other process
+    // between a body's reads and its commit must be seen by validation.
+    name: 'SQLite (optimistic transactions)',
+    shared: () => {
+      prefixes += 1;
+      const path = join(dir, `ipam-${String(prefixes)}.db`);
+      return { open: () => Promise.resolve(createSqliteDatastore({ path, optimisticTransactions: true })), env: { CHANGE_DB: path } };
     },
   },
   {

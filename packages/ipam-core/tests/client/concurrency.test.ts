@@ -89,6 +89,13 @@ const TARGETS: Target[] = [
     workerEnv: () => ({ HAMMER_DB: join(dir, 'ipam.db') }),
   },
   {
+    // Transaction bodies without the write lock, validated at commit (design/ipam-datastore.md, "Optimistic transactions").
+    name: 'SQLite (optimistic transactions)',
+    cycles: CYCLES,
+    open: () => createDatastore({ type: 'sqlite', path: join(dir, 'optimistic.db') }),
+    workerEnv: () => ({ HAMMER_DB: join(dir, 'optimistic.db'), HAMMER_OPTIMISTIC: '1' }),
+  },
+  {
     name: 'etcd',
     cycles: ETCD_CYCLES,
     open: () => createDatastore({ type: 'etcd', endpoints: [etcd!.endpoint], prefix: etcdPrefix }),

@@ -1,11 +1,13 @@
 // One worker process of the concurrency test (concurrency.test.ts): AutoAssign + release cycles
 // against a shared SQLite file (or etcd), through the built datastore and a freshly bundled ipam-core.
 // Prints one JSON line: the addresses it still holds, by handle.
-const { HAMMER_CORE, HAMMER_DB, HAMMER_ETCD, HAMMER_PREFIX, HAMMER_HOST, HAMMER_WORKER, HAMMER_CYCLES } = process.env;
+// HAMMER_OPTIMISTIC=1 opens the SQLite file with `optimisticTransactions` (design/ipam-datastore.md,
+// "Optimistic transactions").
+const { HAMMER_CORE, HAMMER_DB, HAMMER_ETCD, HAMMER_PREFIX, HAMMER_HOST, HAMMER_WORKER, HAMMER_CYCLES, HAMMER_OPTIMISTIC } = process.env;
 const core = await import(HAMMER_CORE);
 const ds =
   HAMMER_ETCD === undefined
-    ? (await import('@ipamkit/ipam-datastore/sqlite')).createSqliteDatastore({ path: HAMMER_DB, busyTimeoutMs: 30_000 })
+    ? (await import('@ipamkit/ipam-datastore/sqlite')).createSqliteDatastore({ path: HAMMER_DB, busyTimeoutMs: 30_000, optimisticTransactions: HAMMER_OPTIMISTIC === '1' })
     : (await import('@ipamkit/ipam-datastore/etcd')).createEtcdDatastore({ endpoints: [HAMMER_ETCD], prefix: HAMMER_PREFIX });
 const ipam = core.createIpamClient({ datastore: ds });
 const kept = {};

@@ -1,7 +1,6 @@
 import type { StampTarget, TxStamps } from '@ipamkit/models';
-import type { EngineRunner } from './engine-runner.js';
 import type { KindName } from './kinds.js';
-import type { StampFilter } from './row-engine.js';
+import type { RowStamp, StampFilter } from './row-engine.js';
 
 /** The rows a stamp target covers. */
 function rowsOf(target: StampTarget): { kind: KindName; filter: StampFilter } {
@@ -24,14 +23,15 @@ function rowsOf(target: StampTarget): { kind: KindName; filter: StampFilter } {
  * stamps"): a set of rows is named by its count and highest revision. Every write stamps its row
  * with a revision above every earlier one, so if both are as before, every row now present was
  * already present at that revision (none was written since) and none is missing (same count).
- * The body holds the write lock until its commit, so nothing can change what it stamped.
+ * A stamp is one of the body's reads (`stampRows`: the transaction's TxRowMemo), so nothing it
+ * stamped can have changed when the transaction commits.
  */
-export function engineStamps(runner: EngineRunner, read: <T>(fn: () => T) => Promise<T>): TxStamps {
+export function engineStamps(stampRows: (kind: KindName, filter: StampFilter) => RowStamp, read: <T>(fn: () => T) => Promise<T>): TxStamps {
   return {
     get: (target) =>
       read(() => {
         const { kind, filter } = rowsOf(target);
-        const stamp = runner.engine.stampRows(kind, filter);
+        const stamp = stampRows(kind, filter);
         return `${String(stamp.count)}:${String(stamp.maxRevision)}`;
       }),
   };

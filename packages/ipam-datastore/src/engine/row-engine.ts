@@ -55,6 +55,32 @@ export interface ChangeRecord {
   readonly valueRevision: bigint;
 }
 
+/** A row some write changed: what a transaction's validation compares with what its body read. */
+export interface ChangedRow {
+  readonly kind: KindName;
+  readonly key: string;
+}
+
+/**
+ * Optional on a `RowEngine`: transaction bodies read outside any transaction and lock, and the
+ * write lock is taken only to validate those reads and apply the writes (design/ipam-datastore.md,
+ * "Optimistic transactions").
+ */
+export interface OptimisticEngine {
+  /**
+   * Starts a transaction body's reads and returns the revision they start from: each read the body
+   * makes until `endOptimisticReads` sees the state of that revision or of a later one.
+   */
+  beginOptimisticReads(): bigint;
+  endOptimisticReads(): void;
+  /**
+   * Every row written after `revision`, up to the newest revision when this is called (inside
+   * `beginWrite`: every write until the commit); `undefined` when the engine cannot name them all
+   * (its log was compacted past `revision`, or holds a write of no row it can name, or too many).
+   */
+  changedSince(revision: bigint): readonly ChangedRow[] | undefined;
+}
+
 /**
  * The storage primitive under the memory and SQLite backends: rows, one global revision counter
  * and a change log, with synchronous calls. `engine-datastore.ts` builds the `Datastore`
@@ -118,6 +144,8 @@ export interface RowEngine {
    * (memory). See design/ipam-datastore.md, "One writer per file in a process".
    */
   readonly writerMutex?: AsyncMutex | undefined;
+  /** Optional: optimistic transactions (SQLite); absent, a body runs inside `beginWrite` (memory). */
+  readonly optimistic?: OptimisticEngine | undefined;
   /** Resolves early when this process commits a change (memory); absent: watches poll. */
   subscribe?(listener: () => void): () => void;
   /** Maps a third-party error to the models' taxonomy; called once, at the datastore boundary. */

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { BlockOrdinals } from '@ipamkit/models';
 import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
-import type { ChangeRecord, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
+import type { ChangedRow, ChangeRecord, OptimisticEngine, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
 import { DecodedValueCache } from './decoded-value-cache.js';
 import { decodeFreeBlockText, freeBlockOrdinals } from './free-block-text.js';
@@ -28,6 +28,8 @@ export interface SqliteEngineOptions {
   readonly writer: WriterMutexLease | undefined;
   /** See `SqliteDatastoreOptions.walTruncatePages`; `undefined` leaves checkpoints to SQLite. */
   readonly walTruncatePages?: number;
+  /** See `SqliteDatastoreOptions.optimisticTransactions`. */
+  readonly optimisticTransactions?: boolean;
 }
 
 /** A WAL file's header, and each frame's header before its page (SQLite's WAL format). */
@@ -170,6 +172,12 @@ class KindStatements {
   }
 }
 
+/**
+ * A transaction validates at most this many writes of others made since its reads began; past that it
+ * is judged stale without reading them, and runs again holding the write lock.
+ */
+const MAX_VALIDATED_CHANGES = 1024n;
+
 /** Compaction runs every this many revisions, inside the write that crosses the boundary. */
 const COMPACT_EVERY = 1024n;
 
@@ -193,7 +201,7 @@ function filterClause(filter: RowFilter): { shape: string; params: unknown[] } {
   return { shape, params };
 }
 
-export class SqliteEngine implements RowEngine {
+export class SqliteEngine implements RowEngine, OptimisticEngine {
   private readonly sql: PreparedStatements;
   private readonly statements: Map<KindName, KindStatements>;
   private readonly decoded = new DecodedValueCache(DECODE_CACHE_ROWS);
@@ -204,6 +212,10 @@ export class SqliteEngine implements RowEngine {
   private revisions: { next: bigint; taken: bigint; logged: bigint } | undefined;
   /** Between `beginWrite` and its commit or rollback. */
   private writing = false;
+  /** Between `beginOptimisticReads` and `endOptimisticReads`: a transaction body's reads. */
+  private optimisticReads = false;
+  /** With `optimisticTransactions`: transaction bodies read outside the write lock (design/ipam-datastore.md, "Optimistic transactions"). */
+  readonly optimistic: OptimisticEngine | undefined;
   /** This write transaction's `PRAGMA data_version`, read on its first stamp. */
   private txDataVersion: bigint | undefined;
   private readonly stamps = new StampMemo();
@@ -211,6 +223,8 @@ export class SqliteEngine implements RowEngine {
   private readonly exactCopies = new WeakSet<Record<string, unknown>>();
   /** The WAL size at which a commit truncates it (see `truncateLongWal`), read on the first check. */
   private walTruncateBytes: number | undefined;
+  /** The changedRows statement in raw mode. */
+  private changedRowsStatement: Database.Statement<[bigint, bigint], [string, string]> | undefined;
   /** The dataVersion statement in pluck mode (its text is shared with nothing else). */
   private dataVersionStatement: Database.Statement<[], bigint> | undefined;
   /** Shared by every handle on this file in this process (see file-writer-mutex.ts). */
@@ -221,6 +235,7 @@ export class SqliteEngine implements RowEngine {
     private readonly options: SqliteEngineOptions,
   ) {
     this.writerMutex = options.writer?.mutex;
+    this.optimistic = options.optimisticTransactions === true ? this : undefined;
     this.sql = new PreparedStatements(db);
     this.statements = new Map(KIND_NAMES.map((kind) => [kind, new KindStatements(this.sql, TABLES[kind], kind)]));
   }
@@ -256,6 +271,11 @@ export class SqliteEngine implements RowEngine {
 
   private get insertChange(): Database.Statement<[bigint, string, string, string, string, bigint]> {
     return this.sql.get('INSERT INTO changes (revision, kind, key, type, value, value_revision) VALUES (?, ?, ?, ?, ?, ?)');
+  }
+
+  /** In raw mode (arrays, not objects: a validation may read a thousand), its text shared with nothing else. */
+  private get changedRows(): Database.Statement<[bigint, bigint], [string, string]> {
+    return (this.changedRowsStatement ??= this.db.prepare<[bigint, bigint], [string, string]>('SELECT kind, key FROM changes WHERE revision > ? AND revision <= ?').raw());
   }
 
   private get selectChanges(): Database.Statement<[string, bigint, number], ChangeRow> {
@@ -314,6 +334,49 @@ export class SqliteEngine implements RowEngine {
     if (this.db.inTransaction) this.commitStatement.run();
   }
 
+  /**
+   * A transaction body's reads run outside any transaction, each statement in its own read
+   * snapshot, none older than the revision returned (read first). Refused on a read-only handle,
+   * as `beginWrite` is, so the body never runs there. No read transaction stays open across the
+   * body: sixteen processes each holding one through their bodies kept SQLite from ever
+   * restarting the WAL, which grew to 40 MB and made every commit's checkpoint dearer
+   * (design/ipam-datastore.md, "Optimistic transactions").
+   */
+  beginOptimisticReads(): bigint {
+    if (this.options.writer === undefined) throw new DatastoreReadOnlyError(this.options.path);
+    this.optimisticReads = true;
+    return this.currentRevision();
+  }
+
+  endOptimisticReads(): void {
+    this.optimisticReads = false;
+    this.txDataVersion = undefined;
+  }
+
+  /**
+   * Every row written after `revision` up to the log's newest revision, read from the change log,
+   * which logs every write at its own revision (design/ipam-datastore.md, "Values stored once").
+   * `undefined` when the log cannot name them all: fewer entries than revisions (compaction pruned
+   * some, or a soft-deleted create took a revision no entry names), a hidden entry (the same), or
+   * more than MAX_VALIDATED_CHANGES. Inside a write it also fixes the write's first revision,
+   * which `bumpRevision` would read.
+   */
+  changedSince(revision: bigint): readonly ChangedRow[] | undefined {
+    const current = this.currentRevision();
+    if (this.writing) this.revisions = { next: current + 1n, taken: 0n, logged: 0n };
+    if (current === revision) return [];
+    if (current < revision || current - revision > MAX_VALIDATED_CHANGES) return undefined;
+    const rows = this.changedRows.all(revision, current);
+    if (BigInt(rows.length) !== current - revision) return undefined;
+    const changed: ChangedRow[] = [];
+    for (const [name, key] of rows) {
+      const kind = KIND_NAMES.find((k) => k === name);
+      if (kind === undefined) return undefined;
+      changed.push({ kind, key });
+    }
+    return changed;
+  }
+
   beginWrite(): void {
     if (this.options.writer === undefined) throw new DatastoreReadOnlyError(this.options.path);
     this.beginImmediate.run();
@@ -364,9 +427,12 @@ export class SqliteEngine implements RowEngine {
   }
 
   stampRows(kind: KindName, filter: StampFilter): RowStamp {
-    // Inside a write transaction (the transaction's stamps), a stamp read before is reused while
-    // nothing can have moved it (StampMemo); elsewhere it is read.
-    if (!this.writing) return this.readStamp(kind, filter);
+    // Inside a transaction (its body's reads or its write), a stamp read before is reused while
+    // nothing can have moved it (StampMemo); elsewhere it is read. A body's reads outside the lock
+    // read `data_version` once, after the revision they start from: a stamp reused under it names
+    // the state at that moment, no older than that revision, which is what validation needs
+    // (design/ipam-datastore.md, "Optimistic transactions").
+    if (!this.writing && !this.optimisticReads) return this.readStamp(kind, filter);
     this.txDataVersion ??= this.dataVersion.get() ?? 0n;
     return this.stamps.stamp(kind, filter, this.txDataVersion, () => this.readStamp(kind, filter));
   }

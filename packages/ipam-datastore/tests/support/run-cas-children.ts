@@ -9,6 +9,9 @@ import type { DatastoreConfig } from '../../src/create-datastore.js';
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CAS_COUNTER_CHILD = fileURLToPath(new URL('./cas-counter-child.mjs', import.meta.url));
 
+/** How the counter child increments (see cas-counter-child.mjs). */
+export type CounterMode = 'store' | 'transact' | 'optimistic';
+
 export interface ChildResult {
   readonly exitCode: number | null;
   readonly stdout: string;
@@ -46,9 +49,11 @@ export async function runCasCounterChildren(args: {
   processes: number;
   iterations: number;
   timeoutMs: number;
+  /** How each increment runs: two store calls (default), one `transact` body, or one on SQLite with `optimisticTransactions`. */
+  mode?: CounterMode;
 }): Promise<ChildResult[]> {
   const children = Array.from({ length: args.processes }, () =>
-    spawn(process.execPath, [CAS_COUNTER_CHILD, JSON.stringify(args.config), args.handleId, args.cidr, String(args.iterations)], {
+    spawn(process.execPath, [CAS_COUNTER_CHILD, JSON.stringify(args.config), args.handleId, args.cidr, String(args.iterations), args.mode ?? 'store'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
@@ -82,11 +87,11 @@ export const CAS_COUNTER_RUN = { processes: 8, iterations: 200, cidr: '10.0.0.0/
  * The multi-process acceptance of a backend: `CAS_COUNTER_RUN.processes` children CAS-increment one
  * handle of `ds` through `config` (the same store) at once, and no increment is lost. Closes `ds`.
  */
-export async function expectNoLostIncrement(ds: Datastore, config: DatastoreConfig, timeoutMs: number): Promise<void> {
+export async function expectNoLostIncrement(ds: Datastore, config: DatastoreConfig, timeoutMs: number, mode: CounterMode = 'store'): Promise<void> {
   const { processes, iterations, cidr } = CAS_COUNTER_RUN;
   try {
     await ds.handles.create({ handleId: 'counter', block: { [cidr]: 0 }, deleted: false });
-    const results = await runCasCounterChildren({ config, handleId: 'counter', cidr, processes, iterations, timeoutMs });
+    const results = await runCasCounterChildren({ config, handleId: 'counter', cidr, processes, iterations, timeoutMs, mode });
     expect(results.map((r) => [r.exitCode, r.stderr])).toEqual(results.map(() => [0, '']));
     const reported = results.map((r) => (JSON.parse(r.stdout) as { increments: number }).increments);
     expect(reported).toEqual(Array.from({ length: processes }, () => iterations));
