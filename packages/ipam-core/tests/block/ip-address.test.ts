@@ -27,6 +27,11 @@ describe('parseInputAddress / formatAddress', () => {
     },
   );
 
+  it('reads the IPv4-mapped ::ffff:0:0 back as 0.0.0.0', () => {
+    const value = 0xffffn << 32n;
+    expect(parseInputAddress(formatAddress(6, value))).toEqual({ version: 4, value: 0n });
+  });
+
   it('prints every IPv6 value exactly as ipaddr.js prints RFC 5952 text', () => {
     const group = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 0xffff }));
     fc.assert(
@@ -34,7 +39,9 @@ describe('parseInputAddress / formatAddress', () => {
         const value = groups.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
         const text = formatAddress(6, value);
         expect(text).toBe(ipaddr.IPv6.parse(groups.map((g) => g.toString(16)).join(':')).toRFC5952String());
-        expect(parseInputAddress(text)).toEqual({ version: 6, value });
+        // An IPv4-mapped value (::ffff:a.b.c.d) reads back as the IPv4 address, as Go's net.IP does.
+        const mapped = value >> 32n === 0xffffn;
+        expect(parseInputAddress(text)).toEqual(mapped ? { version: 4, value: value & 0xffffffffn } : { version: 6, value });
       }),
     );
   });
