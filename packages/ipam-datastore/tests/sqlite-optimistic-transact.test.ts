@@ -56,6 +56,21 @@ function transact<R>(ds: Datastore, body: (tx: DatastoreTx) => Promise<R>): Prom
 }
 
 /** Whether another connection can take the write lock right now. */
+/** A fresh file with optimistic transactions on, and a second process writing to it. */
+async function storeAndOtherProcess(): Promise<{ path: string; ds: Datastore; other: OtherProcess }> {
+  const path = cleanups.dbPath('optimistic');
+  const ds = open(path);
+  return { path, ds, other: await otherProcess(path) };
+}
+
+/** The same, with handles `a` and `b` holding one address each (the counters the tests move). */
+async function storeWithTwoCounters(): Promise<{ path: string; ds: Datastore; other: OtherProcess }> {
+  const store = await storeAndOtherProcess();
+  await store.ds.handles.create(sampleHandle('a', { [CIDR]: 1 }));
+  await store.ds.handles.create(sampleHandle('b', { [CIDR]: 1 }));
+  return store;
+}
+
 function lockIsFree(path: string): boolean {
   const db = new Database(path, { timeout: 0 });
   try {
@@ -72,11 +87,7 @@ function lockIsFree(path: string): boolean {
 
 describe('sqlite optimistic transactions', () => {
   it('re-runs a body whose read by key another process changed, and writes from the fresh read', { timeout: 60_000 }, async () => {
-    const path = cleanups.dbPath('optimistic');
-    const ds = open(path);
-    const other = await otherProcess(path);
-    await ds.handles.create(sampleHandle('a', { [CIDR]: 1 }));
-    await ds.handles.create(sampleHandle('b', { [CIDR]: 1 }));
+    const { path, ds, other } = await storeWithTwoCounters();
     const seen: { a: number; b: number; lockFree: boolean }[] = [];
     await transact(ds, async (tx) => {
       const a = await tx.handles.get('a');
@@ -101,11 +112,7 @@ describe('sqlite optimistic transactions', () => {
   });
 
   it('re-runs a body without writes, or one that threw, whose reads another process changed', { timeout: 60_000 }, async () => {
-    const path = cleanups.dbPath('optimistic');
-    const ds = open(path);
-    const other = await otherProcess(path);
-    await ds.handles.create(sampleHandle('a', { [CIDR]: 1 }));
-    await ds.handles.create(sampleHandle('b', { [CIDR]: 1 }));
+    const { ds, other } = await storeWithTwoCounters();
     // Another process moves both counters from 1 to 2 in one step, between this body's two reads.
     const moveBoth = async (): Promise<void> => {
       for (const id of ['a', 'b']) {
@@ -140,9 +147,7 @@ describe('sqlite optimistic transactions', () => {
   });
 
   it('re-runs a body that found a key absent when another process created it', { timeout: 60_000 }, async () => {
-    const path = cleanups.dbPath('optimistic');
-    const ds = open(path);
-    const other = await otherProcess(path);
+    const { ds, other } = await storeAndOtherProcess();
     let runs = 0;
     await transact(ds, async (tx) => {
       runs += 1;
@@ -159,9 +164,7 @@ describe('sqlite optimistic transactions', () => {
   });
 
   it('re-runs a body whose list covered a row another process wrote', { timeout: 60_000 }, async () => {
-    const path = cleanups.dbPath('optimistic');
-    const ds = open(path);
-    const other = await otherProcess(path);
+    const { ds, other } = await storeAndOtherProcess();
     await ds.affinities.create(sampleAffinity('node-a', '10.0.0.0/26'));
     const counts: number[] = [];
     await transact(ds, async (tx) => {
@@ -175,9 +178,7 @@ describe('sqlite optimistic transactions', () => {
   });
 
   it('re-runs a body whose stamp covered a row another process wrote', { timeout: 60_000 }, async () => {
-    const path = cleanups.dbPath('optimistic');
-    const ds = open(path);
-    const other = await otherProcess(path);
+    const { ds, other } = await storeAndOtherProcess();
     await ds.ipPools.create({ name: 'pool-a', cidr: '10.0.0.0/16', blockSize: 26 });
     const stamps: string[] = [];
     await transact(ds, async (tx) => {
@@ -190,9 +191,7 @@ describe('sqlite optimistic transactions', () => {
   });
 
   it('commits on the first run when others wrote only rows the body did not read', { timeout: 60_000 }, async () => {
-    const path = cleanups.dbPath('optimistic');
-    const ds = open(path);
-    const other = await otherProcess(path);
+    const { ds, other } = await storeAndOtherProcess();
     await ds.nodes.create({ name: 'node-a' });
     await ds.handles.create(sampleHandle('a'));
     let runs = 0;
