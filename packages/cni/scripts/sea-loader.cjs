@@ -93,11 +93,14 @@ if (report) {
 // for (10–20 ms of an ADD). Nor does it need the young generation collected ahead of time: V8
 // schedules a scavenge as a task once the new space is 80 % full, which a Kubernetes call reached
 // while it waited for the API server, and ran on the main thread for 1–7 ms; without the task V8
-// collects only when the new space is full, which a call does not reach (design/cni.md, "Start-up
-// cost"). Set after the Script took the cache: V8 checks a cache against the flags.
+// collects only when the new space is full, which a call does not reach. And a regular expression
+// is compiled once, to machine code, on its first use: by default V8 first compiles it for its
+// regexp interpreter and compiles it again on its second use, and a Kubernetes call runs over
+// thirty of them a few times each (design/cni.md, "Start-up cost"). Set after the Script took the
+// cache: V8 checks a cache against the flags.
 // Through the binding: `node:v8` loads streams for its heap snapshots (about 5 ms). The binding's
 // deprecation warning is not the plugin's to print; without the binding the call only runs slower.
-const CALL_FLAGS = '--max-opt=0 --no-minor-gc-task';
+const CALL_FLAGS = '--max-opt=0 --no-minor-gc-task --no-regexp-tier-up';
 const warnings = process.noDeprecation;
 try {
   process.noDeprecation = true;

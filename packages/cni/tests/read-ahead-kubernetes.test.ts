@@ -125,4 +125,16 @@ describe('ADD on the Kubernetes datastore', () => {
       'PUT /apis/crd.projectcalico.org/v1/ipamblocks/10-61-0-0-26',
     ]);
   }, 60_000);
+
+  it('deletes the container handle on DEL with one DELETE, no soft-delete PUT (design/ipam-datastore.md, "Deletes in one request")', async () => {
+    expect((await add('web')).exitCode).toBe(0);
+    proxy.reset();
+    const del = await call({ command: 'DEL', conf, containerId: 'c-web', args: 'IgnoreUnknown=1;K8S_POD_NAMESPACE=ns1;K8S_POD_NAME=web' });
+    expect(del.exitCode).toBe(0);
+    const writes = proxy.seen.map((s) => s.request).filter((r) => !r.startsWith('GET '));
+    expect(writes).toHaveLength(2);
+    expect(writes[0]).toBe('PUT /apis/crd.projectcalico.org/v1/ipamblocks/10-61-0-0-26');
+    expect(writes[1]).toMatch(/^DELETE \/apis\/crd\.projectcalico\.org\/v1\/ipamhandles\/.*c-web$/);
+    expect(api.requests.filter((r) => r.path.includes('/ipamhandles/') && r.method === 'DELETE').at(-1)?.body).toMatchObject({ preconditions: { resourceVersion: expect.any(String) } });
+  }, 60_000);
 });

@@ -11,7 +11,7 @@ describe('the single executable loader', () => {
     expect(res.stderr).toContain('code cache accepted (calico-ipam.kubernetes.cache)');
   });
 
-  it('turns off optimizing compilation and the scheduled scavenge once the cache is taken (design/cni.md, "Start-up cost")', async () => {
+  it('turns off optimizing compilation, the scheduled scavenge and regexp tier-up once the cache is taken (design/cni.md, "Start-up cost")', async () => {
     const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: 'VERSION', IPAMKIT_SEA_CODE_CACHE_REPORT: '1' }), '');
     const lines = res.stderr.split('\n');
     const cacheLine = lines.findIndex((l) => l.startsWith('code cache accepted'));
@@ -19,7 +19,7 @@ describe('the single executable loader', () => {
     // After the cache: V8 checks a cache against the flags it was made with.
     expect(cacheLine).toBeGreaterThanOrEqual(0);
     expect(flagsLine).toBeGreaterThan(cacheLine);
-    expect(lines[flagsLine]?.split(' ').slice(3)).toEqual(['--max-opt=0', '--no-minor-gc-task']);
+    expect(lines[flagsLine]?.split(' ').slice(3)).toEqual(['--max-opt=0', '--no-minor-gc-task', '--no-regexp-tier-up']);
   });
 
   // The loader reads stdin to take the cache trained on the config's datastore; the plugin still

@@ -1,5 +1,6 @@
 import { CniEnvironmentError } from '../errors.js';
 import { echoInput, INPUT_LIMITS, requireMaxLength } from './input-limits.js';
+import { hasIfnameForbiddenChar, isContainerId } from './name-chars.js';
 
 export type CniCommand = 'ADD' | 'DEL' | 'CHECK' | 'VERSION' | 'STATUS' | 'GC';
 
@@ -12,7 +13,6 @@ export interface CniEnv {
 }
 
 const COMMANDS: readonly CniCommand[] = ['ADD', 'DEL', 'CHECK', 'VERSION', 'STATUS', 'GC'];
-const CONTAINER_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 
 const REQUIRED: Record<CniCommand, readonly string[]> = {
   ADD: ['CNI_CONTAINERID', 'CNI_NETNS', 'CNI_IFNAME', 'CNI_PATH'],
@@ -28,7 +28,7 @@ function validateIfname(name: string): void {
   // Too long stays code 4, as in the Go skeleton; the name is quoted cut (design/cni.md, "Input limits").
   if (name.length > INPUT_LIMITS.ifname) throw new CniEnvironmentError('interface name is too long', echoInput(name));
   if (name === '.' || name === '..') throw new CniEnvironmentError('interface name is . or ..', name);
-  if (/[/:\s]/.test(name)) throw new CniEnvironmentError('interface name contains / or : or whitespace characters', name);
+  if (hasIfnameForbiddenChar(name)) throw new CniEnvironmentError('interface name contains / or : or whitespace characters', name);
 }
 
 /** Reads and checks CNI_*; `undefined` when CNI_COMMAND is unset (the "about" text case). */
@@ -43,7 +43,7 @@ export function readCniEnv(env: Readonly<Record<string, string | undefined>>): C
   const ifname = env.CNI_IFNAME ?? '';
   requireMaxLength(containerId, INPUT_LIMITS.containerId, 'CNI_CONTAINERID');
   requireMaxLength(env.CNI_ARGS ?? '', INPUT_LIMITS.cniArgs, 'CNI_ARGS');
-  if (REQUIRED[command].includes('CNI_CONTAINERID') && !CONTAINER_ID.test(containerId)) {
+  if (REQUIRED[command].includes('CNI_CONTAINERID') && !isContainerId(containerId)) {
     throw new CniEnvironmentError('invalid characters in containerID', echoInput(containerId));
   }
   if (REQUIRED[command].includes('CNI_IFNAME')) validateIfname(ifname);

@@ -3,6 +3,7 @@ import { CniDecodeError, messageOf, NetworkConfigError } from '../errors.js';
 import { negotiateVersion, type CniVersion } from './cni-version.js';
 import { echoInput, INPUT_LIMITS } from './input-limits.js';
 import { optionalBoolean, optionalNumber, optionalObject, optionalString, stringList, type JsonObject } from './json-fields.js';
+import { isNetworkName } from './name-chars.js';
 
 export interface IpamSection {
   type?: string;
@@ -54,7 +55,6 @@ export interface NetConf {
   validAttachments?: Attachment[];
 }
 
-const NETWORK_NAME = /^[a-zA-Z0-9_.-]+$/;
 /** A node runs at most a few hundred containers; GC's list of live ones is bounded well above that. */
 const MAX_ATTACHMENTS = 65_536;
 const PATH = { max: INPUT_LIMITS.path };
@@ -133,7 +133,7 @@ export function parseNetConf(stdin: string): NetConf {
   if (!isRecord(raw)) throw new CniDecodeError('error unmarshall network config: the config must be a JSON object');
   const name = optionalString(raw, 'name', 'name', { max: INPUT_LIMITS.networkName }) ?? '';
   if (name === '') throw new NetworkConfigError('missing network name');
-  if (!NETWORK_NAME.test(name)) {
+  if (!isNetworkName(name)) {
     throw new NetworkConfigError('invalid characters detected in the given network name. Only letters a-z, numbers 0-9, and symbols _.- are supported');
   }
   const versions = { max: INPUT_LIMITS.cniVersion };

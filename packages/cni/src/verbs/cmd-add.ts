@@ -12,7 +12,7 @@ import { renderResult } from '../result/cni-result.js';
 import { ALLOCATION_DEADLINE_MS, SHORT_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
 import type { Invocation } from '../runtime/invocation.js';
 import { allocationAttributes } from './allocation-attributes.js';
-import { lookupPodContext } from './pod-context.js';
+import { lookupPodContext, type PodContext } from './pod-context.js';
 import { resultOf } from './result-of.js';
 
 const bare = (cidr: string): string => cidr.split('/')[0] ?? cidr;
@@ -139,16 +139,20 @@ export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs)
   const plan = await kubevirt(inv, workload);
   // The datastore opens while the pod and its namespace are read (design/cni.md, "Start-up cost").
   inv.openInBackground();
+  // The pod and its namespace hold no IPAM state: they are asked for before the host lock is taken
+  // (design/cni.md, "Read-ahead"). A failed read is reported once the lock is held, as before.
+  const podContext = lookupPodContext(inv, workload);
+  podContext.catch(() => undefined);
   // The host lock is held from here, so the allocation's first reads can go out with the pod's
   // (design/cni.md, "Read-ahead"): no other call on this node writes in between.
-  return inv.locked(() => addUnderLock(inv, workload, args, plan));
+  return inv.locked(() => addUnderLock(inv, workload, args, plan, podContext));
 }
 
-async function addUnderLock(inv: Invocation, workload: Workload, args: CniArgs, plan: KubevirtPlan | undefined): Promise<string> {
+async function addUnderLock(inv: Invocation, workload: Workload, args: CniArgs, plan: KubevirtPlan | undefined, podContext: Promise<PodContext>): Promise<string> {
   const handleId = plan?.handleId ?? workload.handleId;
   const capped = plan?.persistence === true;
   readAheadOfConfig(inv, args);
-  const pod = await lookupPodContext(inv, workload);
+  const pod = await podContext;
   const request = allocationRequest(inv.conf, args, pod);
   if (request.kind === 'noIpam') {
     return renderResult(inv.conf.cniVersion, resultOf(inv.conf, request.ips.map((ip) => `${ip}/${bitsOf(ipVersionOfAddress(ip))}`)));

@@ -53,7 +53,18 @@ for (const name of Object.getOwnPropertyNames(Date.prototype)) {
     return original.apply(this, args);
   };
 }
+// And one `re:<source>` line per regular expression run outside Node's own code (whose built-ins
+// hold the original methods): each costs a fresh process its compilation (design/cni.md, "Start-up cost").
+const expressionsRun = new Set();
+for (const name of ['exec', 'test', Symbol.replace, Symbol.split, Symbol.match, Symbol.matchAll, Symbol.search]) {
+  const original = RegExp.prototype[name];
+  RegExp.prototype[name] = function recordingRun(...args) {
+    expressionsRun.add(`${this.source}/${this.flags}`);
+    return original.apply(this, args);
+  };
+}
 process.on('exit', () => {
+  for (const source of expressionsRun) seen.add(`re:${source}`);
   seen.add(`url:${bundleUrls}`);
   seen.add(`tz:${timeZoneCalls}`);
   for (const sql of statements) seen.add(`sql:${JSON.stringify(sql)}`);

@@ -1,11 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { DATASTORE_ENV_NAMES, type DatastoreOverrides } from './datastore-overrides.js';
+import { CREDENTIAL_KEY_NAMES, credentialValuesIn } from './kubeconfig-credential-values.js';
 
 const REDACTED = '[redacted]';
 
 /** Keys whose value is a credential in a kubeconfig, a JSON body or a YAML excerpt. */
-const CREDENTIAL_KEYS = 'token|id-token|refresh-token|access-token|password|client-key-data|client-secret|secret';
+const CREDENTIAL_KEYS = CREDENTIAL_KEY_NAMES.join('|');
 
 /** A part every one of CREDENTIAL_KEYS contains, in lower case. */
 const CREDENTIAL_KEY_PARTS = ['token', 'password', 'key-data', 'secret'];
@@ -48,11 +49,7 @@ function kubeconfigSecrets(path: string): string[] {
   } catch {
     return [];
   }
-  const found: string[] = [];
-  for (const match of text.matchAll(new RegExp(`\\b(?:${CREDENTIAL_KEYS})["']?\\s*:\\s*["']?([^\\s"']+)`, 'gi'))) {
-    if (match[1] !== undefined) found.push(match[1]);
-  }
-  return found;
+  return credentialValuesIn(text);
 }
 
 /**

@@ -31,6 +31,9 @@ export interface Http1ClientOptions {
 
 const FORBIDDEN_IN_HEADER = /[\r\n\0]/;
 
+/** A line break or NUL in a header's name or value (checked without compiling FORBIDDEN_IN_HEADER, which only the error uses). */
+const hasForbiddenHeaderChar = (text: string): boolean => text.includes('\r') || text.includes('\n') || text.includes('\0');
+
 /**
  * A small HTTP/1.1 client for unary JSON requests (design/ipam-datastore.md, "A small HTTP/1.1
  * client"): one request at a time per connection, idle connections kept per origin and reused,
@@ -175,7 +178,7 @@ function requestHead(req: Http1Request, bodyBytes: number | undefined): string {
   for (const [name, value] of Object.entries(req.headers ?? {})) {
     const lower = name.toLowerCase();
     if (lower === 'host' || lower === 'content-length') continue;
-    if (FORBIDDEN_IN_HEADER.test(name) || FORBIDDEN_IN_HEADER.test(value)) {
+    if (hasForbiddenHeaderChar(name) || hasForbiddenHeaderChar(value)) {
       // Never quote the value: it may be a credential.
       throw new Http1ProtocolError(`header ${JSON.stringify(name.replace(FORBIDDEN_IN_HEADER, '?'))} holds a line break or NUL`, 'ERR_INVALID_CHAR');
     }

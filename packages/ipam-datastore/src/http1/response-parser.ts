@@ -27,10 +27,7 @@ const CRLF = Buffer.from('\r\n', 'latin1');
 /** Larger heads than this are refused: no API server sends them, a broken peer might. */
 export const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_CHUNK_LINE_BYTES = 1024;
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const HEX = /^[0-9A-Fa-f]{1,12}$/;
-const DIGITS = /^\d{1,15}$/;
+
 /** Larger bodies than this are refused before any memory is set aside for them. */
 export const MAX_BODY_BYTES = 512 * 1024 * 1024;
 
@@ -95,7 +92,7 @@ export class ResponseParser {
         const line = this.takeLine(MAX_CHUNK_LINE_BYTES, 'chunk size line');
         if (line === undefined) return false;
         const size = line.split(';', 1)[0]?.trim() ?? '';
-        if (!HEX.test(size)) throw new Http1ProtocolError('the server sent a malformed chunk size');
+        if (!isHexNumber(size, 12)) throw new Http1ProtocolError('the server sent a malformed chunk size');
         const left = Number.parseInt(size, 16);
         this.state = left === 0 ? { kind: 'trailers' } : { kind: 'chunk-data', left };
         return true;
@@ -157,15 +154,15 @@ export class ResponseParser {
     if (at < 0) return false;
     const lines = this.pending.subarray(0, at).toString('latin1').split('\r\n');
     this.pending = this.pending.subarray(at + HEAD_END.length);
-    const match = STATUS_LINE.exec(lines[0] ?? '');
-    if (match === null) throw new Http1ProtocolError('the server did not answer with an HTTP/1.x status line');
-    const minor = match[1];
-    this.status = Number(match[2]);
+    const statusLine = parseStatusLine(lines[0] ?? '');
+    if (statusLine === undefined) throw new Http1ProtocolError('the server did not answer with an HTTP/1.x status line');
+    const { minor } = statusLine;
+    this.status = statusLine.status;
     this.headers = new Map();
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(':');
       const name = colon < 0 ? '' : line.slice(0, colon).toLowerCase();
-      if (!HEADER_NAME.test(name)) throw new Http1ProtocolError('the server sent a malformed header line');
+      if (!isHeaderName(name)) throw new Http1ProtocolError('the server sent a malformed header line');
       const value = line.slice(colon + 1).trim();
       const prior = this.headers.get(name);
       this.headers.set(name, prior === undefined ? value : `${prior}, ${value}`);
@@ -173,7 +170,7 @@ export class ResponseParser {
     // An interim answer (100 Continue and the like): the real one follows on the same connection.
     if (this.status >= 100 && this.status < 200 && this.status !== 101) return true;
     const connection = (this.headers.get('connection') ?? '').toLowerCase();
-    this.keepAlive = minor === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
+    this.keepAlive = minor === '1' ? !hasWord(connection, 'close') : hasWord(connection, 'keep-alive');
     this.state = this.bodyState();
     if (this.state.kind === 'done') this.finish(EMPTY, this.keepAlive);
     return this.state.kind !== 'done';
@@ -195,7 +192,7 @@ export class ResponseParser {
     }
     const values = new Set(length.split(',').map((v) => v.trim()));
     const [only] = values;
-    if (values.size !== 1 || only === undefined || !DIGITS.test(only)) throw new Http1ProtocolError('the server sent a malformed content-length');
+    if (values.size !== 1 || only === undefined || !isDecimal(only, 15)) throw new Http1ProtocolError('the server sent a malformed content-length');
     const size = Number(only);
     if (size > MAX_BODY_BYTES) throw new Http1ProtocolError(`the server announced a body of ${size} bytes (more than ${MAX_BODY_BYTES})`);
     if (size === 0) return { kind: 'done' };
@@ -206,4 +203,66 @@ export class ResponseParser {
     this.state = { kind: 'done' };
     this.response = { status: this.status, headers: this.headers, body, keepAlive };
   }
+}
+
+// The head is read by hand, not with regular expressions: each expression costs a short-lived
+// process its compilation, which is more than the few heads it reads (design/ipam-datastore.md,
+// "A small HTTP/1.1 client").
+
+const isDigitCode = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/** `text` is 1 to `maxDigits` hexadecimal digits, either case (a chunk size). */
+export function isHexNumber(text: string, maxDigits: number): boolean {
+  if (text.length === 0 || text.length > maxDigits) return false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (!isDigitCode(c) && !(c >= 0x41 && c <= 0x46) && !(c >= 0x61 && c <= 0x66)) return false;
+  }
+  return true;
+}
+
+/** `text` is 1 to `maxDigits` ASCII decimal digits. */
+export function isDecimal(text: string, maxDigits: number): boolean {
+  if (text.length === 0 || text.length > maxDigits) return false;
+  for (let i = 0; i < text.length; i += 1) if (!isDigitCode(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** `HTTP/1.<0|1> <3 digits>[ <reason without line breaks>]`: the minor version and the status, or undefined. */
+export function parseStatusLine(line: string): { readonly minor: '0' | '1'; readonly status: number } | undefined {
+  if (!line.startsWith('HTTP/1.') || line.length < 12) return undefined;
+  const minor = line[7];
+  if ((minor !== '0' && minor !== '1') || line[8] !== ' ') return undefined;
+  const code = line.slice(9, 12);
+  if (!isDecimal(code, 3)) return undefined;
+  if (line.length > 12) {
+    if (line[12] !== ' ') return undefined;
+    for (let i = 13; i < line.length; i += 1) {
+      const c = line.charCodeAt(i);
+      if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) return undefined;
+    }
+  }
+  return { minor, status: Number(code) };
+}
+
+/** A header name: one or more of HTTP's token characters. */
+export function isHeaderName(name: string): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i += 1) {
+    const c = name.charCodeAt(i);
+    const alnum = isDigitCode(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+    if (!alnum && !"!#$%&'*+-.^_`|~".includes(name[i] ?? '')) return false;
+  }
+  return true;
+}
+
+const isWordCode = (c: number): boolean => isDigitCode(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+
+/** `word` occurs in `text` between word boundaries, as `\bword\b` finds it (`word` starts and ends with a word character). */
+export function hasWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const end = at + word.length;
+    if ((at === 0 || !isWordCode(text.charCodeAt(at - 1))) && (end === text.length || !isWordCode(text.charCodeAt(end)))) return true;
+  }
+  return false;
 }

@@ -77,9 +77,19 @@ async function open(target: ConnectTarget): Promise<Socket> {
   });
 }
 
-const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
-
-/** An IPv4 dotted quad or an IPv6 literal (brackets removed): what libuv connects to without a lookup. */
+/**
+ * An IPv4 dotted quad (four groups of one to three digits) or an IPv6 literal (brackets removed,
+ * hex digits, colons and dots): what libuv connects to without a lookup. Read by hand, without
+ * compiling a regular expression (design/ipam-datastore.md, "A small HTTP/1.1 client").
+ */
 export function isIpLiteral(host: string): boolean {
-  return IPV4.test(host) || (host.includes(':') && /^[0-9A-Fa-f:.]+$/.test(host));
+  const groups = host.split('.');
+  if (groups.length === 4 && groups.every((g) => g.length >= 1 && g.length <= 3 && [...g].every((d) => d >= '0' && d <= '9'))) return true;
+  if (!host.includes(':')) return false;
+  for (let i = 0; i < host.length; i += 1) {
+    const c = host.charCodeAt(i);
+    const hex = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+    if (!hex && c !== 0x3a && c !== 0x2e) return false;
+  }
+  return true;
 }

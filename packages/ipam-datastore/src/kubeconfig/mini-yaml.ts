@@ -118,10 +118,31 @@ class Parser {
   }
 }
 
+/**
+ * The lines of `text` as `split(/\r?\n/)` cuts them, without a regular expression: a split by one
+ * runs the expression at every character, and compiling it is a short-lived process's cost
+ * (design/ipam-datastore.md, "Kubernetes backend: kubeconfig loading").
+ */
+function linesOf(text: string): string[] {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length - 1; i += 1) {
+    const line = lines[i] ?? '';
+    if (line.endsWith('\r')) lines[i] = line.slice(0, -1);
+  }
+  return lines;
+}
+
+/** True when the indentation of `raw` (its leading spaces) ends in a tab. */
+function tabIndented(raw: string): boolean {
+  let i = 0;
+  while (raw.charCodeAt(i) === 0x20) i += 1;
+  return raw.charCodeAt(i) === 0x09;
+}
+
 export function parseMiniYaml(text: string): YamlValue {
   const lines: Line[] = [];
-  text.split(/\r?\n/).forEach((raw, idx) => {
-    if (/^ *\t/.test(raw)) throw new MiniYamlError(idx + 1, 'tab indentation');
+  linesOf(text).forEach((raw, idx) => {
+    if (tabIndented(raw)) throw new MiniYamlError(idx + 1, 'tab indentation');
     const trimmed = raw.trim();
     if (trimmed === '' || trimmed.startsWith('#') || trimmed === '---') return;
     lines.push({ indent: raw.length - raw.trimStart().length, text: trimmed, no: idx + 1 });

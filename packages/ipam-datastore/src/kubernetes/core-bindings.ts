@@ -42,8 +42,8 @@ export interface CoreBinding<T> extends ModelBinding<T> {
 }
 
 /** Nodes and Namespaces are keyed by name and never soft-deleted (Kubernetes deletes them). */
-function namedNeverDeleted<T extends { name: string }>(): Pick<ModelBinding<T>, 'softDelete' | 'nameOf' | 'keyOf' | 'isDeleted' | 'markDeleted'> {
-  return { softDelete: false, nameOf: (v) => v.name, keyOf: (v) => v.name, isDeleted: () => false, markDeleted: (v) => v };
+function namedNeverDeleted<T extends { name: string }>(): Pick<ModelBinding<T>, 'softDelete' | 'nameOf' | 'keyOf' | 'isDeleted'> {
+  return { softDelete: false, nameOf: (v) => v.name, keyOf: (v) => v.name, isDeleted: () => false };
 }
 
 export function nodeBinding(transport: KubeTransport): CoreBinding<Node> {

@@ -6,7 +6,7 @@ import { stringifyWireJson } from '@ipamkit/models';
 /** How one model kind maps onto one collection of Kubernetes objects. */
 export interface ModelBinding<T> {
   readonly collection: KubeCollection;
-  /** Blocks, affinities, handles: deletes are soft-then-hard and readers hide `deleted` rows. */
+  /** Blocks, affinities, handles: readers hide `deleted` rows (Calico soft-deletes them) and finish their deletion. */
   readonly softDelete: boolean;
   nameOf(model: T): string;
   /** The identity used in watch events (the store's key). */
@@ -15,8 +15,6 @@ export interface ModelBinding<T> {
   /** Revision and UID (already the exposed form) are carried over when present on `model`. */
   encode(model: T | Versioned<T>): RawObject;
   isDeleted(model: T): boolean;
-  /** `model` with its soft-delete marker set (only called when `softDelete`). */
-  markDeleted(model: Versioned<T>): Versioned<T>;
 }
 
 /** The one test every read path (get, list, watch) applies: soft-deleted rows do not exist for readers (design/calico-stored-formats.md#soft-delete). */
@@ -85,14 +83,13 @@ export class CrdModelStore<T> {
     return this.binding.decode(await this.collection.replace(this.binding.encode(model)));
   }
 
-  /** Soft delete by CAS (the linearisation point), then hard delete guarded by the UID. */
+  /**
+   * Compare-and-delete: one DELETE whose precondition is the revision read, which the API server
+   * checks atomically with the removal (design/ipam-datastore.md, "Deletes in one request"). Calico
+   * soft-deletes first; readers still hide and finish such rows, whoever wrote them.
+   */
   async deleteVersioned(model: Versioned<T>): Promise<void> {
-    if (!this.binding.softDelete) {
-      await this.collection.remove(this.binding.nameOf(model), { resourceVersion: model.revision });
-      return;
-    }
-    const marked = await this.collection.replace(this.binding.encode(this.binding.markDeleted(model)));
-    await this.hardDelete(marked);
+    await this.collection.remove(this.binding.nameOf(model), { resourceVersion: model.revision });
   }
 
   async deleteByName(name: string, revision?: string): Promise<void> {

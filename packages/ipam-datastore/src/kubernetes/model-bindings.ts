@@ -38,7 +38,7 @@ function binding<K extends WireKind>(
   transport: KubeTransport,
   group: CrdGroup,
   kind: K,
-  parts: Pick<ModelBinding<WireModels[K]>, 'softDelete' | 'nameOf' | 'keyOf' | 'isDeleted' | 'markDeleted'>,
+  parts: Pick<ModelBinding<WireModels[K]>, 'softDelete' | 'nameOf' | 'keyOf' | 'isDeleted'>,
 ): ModelBinding<WireModels[K]> {
   const uidMap = group === 'v1' ? translateUid : (uid: string) => uid;
   return {
@@ -50,7 +50,6 @@ function binding<K extends WireKind>(
 }
 
 const never = (): boolean => false;
-const unchanged = <T>(m: T): T => m;
 
 /** The binding of each IPAM kind, its codec and collection in `group`. */
 export function modelBindings(transport: KubeTransport, group: CrdGroup) {
@@ -60,30 +59,26 @@ export function modelBindings(transport: KubeTransport, group: CrdGroup) {
       nameOf: (b) => cidrToName(b.cidr),
       keyOf: (b) => b.cidr,
       isDeleted: (b) => b.deleted,
-      markDeleted: (b) => ({ ...b, deleted: true }),
     }),
     affinities: binding(transport, group, 'BlockAffinity', {
       softDelete: true,
       nameOf: (a) => blockAffinityName(a.host, a.cidr),
       keyOf: affinityRowKeyOf,
       isDeleted: (a) => a.deleted,
-      markDeleted: (a) => ({ ...a, deleted: true }),
     }),
     handles: binding(transport, group, 'IPAMHandle', {
       softDelete: true,
       nameOf: (h) => h.handleId.toLowerCase(),
       keyOf: (h) => h.handleId,
       isDeleted: (h) => h.deleted,
-      markDeleted: (h) => ({ ...h, deleted: true }),
     }),
-    ipamConfig: binding(transport, group, 'IPAMConfig', { softDelete: false, nameOf: () => 'default', keyOf: () => 'default', isDeleted: never, markDeleted: unchanged }),
-    ipPools: binding(transport, group, 'IPPool', { softDelete: false, nameOf: (p) => p.name, keyOf: (p) => p.name, isDeleted: never, markDeleted: unchanged }),
+    ipamConfig: binding(transport, group, 'IPAMConfig', { softDelete: false, nameOf: () => 'default', keyOf: () => 'default', isDeleted: never }),
+    ipPools: binding(transport, group, 'IPPool', { softDelete: false, nameOf: (p) => p.name, keyOf: (p) => p.name, isDeleted: never }),
     ipReservations: binding(transport, group, 'IPReservation', {
       softDelete: false,
       nameOf: (r) => r.name,
       keyOf: (r) => r.name,
       isDeleted: never,
-      markDeleted: unchanged,
     }),
   };
 }

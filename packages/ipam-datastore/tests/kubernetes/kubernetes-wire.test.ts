@@ -111,15 +111,31 @@ describe('kubernetes backend on the wire', () => {
     expect(updated.unallocated).toEqual([2, 3, 1]);
   });
 
-  it('deletes a block by a soft-delete CAS and then a hard delete guarded by the real UID', async () => {
+  it('deletes a block, a handle and an affinity by one DELETE whose precondition is the revision read', async () => {
     const created = await h.datastore.blocks.create(block('10.0.0.0/30'));
-    const realUid = (h.server.readRaw({ group: GROUP, plural: 'ipamblocks', name: '10-0-0-0-30' })?.['metadata'] as { uid: string }).uid;
+    const handle = await h.datastore.handles.create({ handleId: 'h1', block: { '10.0.0.0/30': 1 }, deleted: false });
+    const affinity = await h.datastore.affinities.create({ host: 'node-a', type: 'host', cidr: '10.0.0.0/30', state: 'confirmed', deleted: false });
+    const before = h.server.requests.length;
     await h.datastore.blocks.delete(created);
-    const writes = h.server.requests.filter((r) => r.path.endsWith('/ipamblocks/10-0-0-0-30') && r.method !== 'GET');
-    expect(writes.map((r) => r.method)).toEqual(['PUT', 'DELETE']);
-    expect(writes[0]?.body).toMatchObject({ metadata: { resourceVersion: created.revision, uid: realUid }, spec: { deleted: true } });
-    expect(writes[1]?.body).toMatchObject({ kind: 'DeleteOptions', preconditions: { uid: realUid } });
+    await h.datastore.handles.delete(handle);
+    await h.datastore.affinities.delete(affinity);
+    const sent = h.server.requests.slice(before);
+    // No soft-delete PUT: the API server checks the revision in the same step that removes the object.
+    expect(sent.map((r) => r.method)).toEqual(['DELETE', 'DELETE', 'DELETE']);
+    for (const [r, revision] of sent.map((q, i) => [q, [created, handle, affinity][i]?.revision] as const)) {
+      expect(r.body).toMatchObject({ kind: 'DeleteOptions', preconditions: { resourceVersion: revision } });
+    }
     expect(h.server.readRaw({ group: GROUP, plural: 'ipamblocks', name: '10-0-0-0-30' })).toBeUndefined();
+    expect(h.server.readRaw({ group: GROUP, plural: 'ipamhandles', name: 'h1' })).toBeUndefined();
+  });
+
+  it('refuses to delete with a revision that is no longer current, and leaves the object as it is', async () => {
+    const created = await h.datastore.blocks.create(block('10.0.0.0/30'));
+    const updated = await h.datastore.blocks.update({ ...created, unallocated: [2, 3, 1] });
+    await expect(h.datastore.blocks.delete(created)).rejects.toMatchObject({ name: 'ConflictError' });
+    expect(await h.datastore.blocks.get('10.0.0.0/30')).toMatchObject({ revision: updated.revision, unallocated: [2, 3, 1] });
+    await h.datastore.blocks.delete(updated);
+    await expect(h.datastore.blocks.get('10.0.0.0/30')).rejects.toMatchObject({ name: 'NotFoundError' });
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MiniYamlError, parseMiniYaml } from '../../src/kubeconfig/index.js';
 
@@ -10,6 +11,41 @@ describe('parseMiniYaml', () => {
       f: 'v',
       g: true,
     });
+  });
+
+  it('cuts lines at LF and CRLF, and counts lines as before', () => {
+    expect(parseMiniYaml('a: 1\r\nb: 2\r\r\nc: 3\n')).toEqual({ a: '1', b: '2', c: '3' });
+    expect(() => parseMiniYaml('a: 1\rb: 2\n')).toThrow(MiniYamlError);
+    expect(() => parseMiniYaml('a: 1\r\n  \tb: 2\r\n')).toThrow(expect.objectContaining({ line: 2, problem: 'tab indentation' }));
+  });
+
+  it('reads any text as it did when it cut lines with a regular expression', () => {
+    const byExpression = (text: string): unknown => {
+      try {
+        const seen: string[] = [];
+        text.split(/\r?\n/).forEach((raw, i) => {
+          if (/^ *\t/.test(raw)) throw new MiniYamlError(i + 1, 'tab indentation');
+          seen.push(raw);
+        });
+        return parseMiniYaml(seen.join('\n'));
+      } catch (err) {
+        return err instanceof MiniYamlError ? { line: err.line, problem: err.problem } : 'other';
+      }
+    };
+    const direct = (text: string): unknown => {
+      try {
+        return parseMiniYaml(text);
+      } catch (err) {
+        return err instanceof MiniYamlError ? { line: err.line, problem: err.problem } : 'other';
+      }
+    };
+    const piece = fc.constantFrom('a:', ' b: 1', '  c: x', '\t', ' \t', '\r', '\n', '\r\n', '- ', 'k', ': ', '#', '"q"');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }).map((p) => p.join('')), (text) => {
+        expect(direct(text)).toStrictEqual(byExpression(text));
+      }),
+      { numRuns: 4000 },
+    );
   });
 
   it.each([

@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../errors.js';
 import type { IPVersion } from '../resources/intended-use.js';
 import { formatAddress } from './format-address.js';
+import { ipv4AddressValue } from './ipv4-cidr-text.js';
 
 /** An address as a family and an unsigned integer of the family's width. */
 export interface ParsedAddress {
@@ -10,14 +11,14 @@ export interface ParsedAddress {
 }
 
 // Go's parser accepts only four-part decimal IPv4 without leading zeros; ipaddr.js is more
-// lenient (octal, hex, fewer parts), so IPv4 syntax is checked here before ipaddr sees it.
-const IPV4_TEXT = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+// lenient (octal, hex, fewer parts), so IPv4 syntax is checked here (`ipv4AddressValue`, by hand)
+// before ipaddr sees it.
 const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;
 const MAPPED_PREFIX = 0xffffn << 32n;
 
 /** True when `text` is a plain dotted-quad IPv4 address. */
 export function isIPv4(text: string): boolean {
-  return IPV4_TEXT.test(text);
+  return ipv4AddressValue(text) !== undefined;
 }
 
 /** True when `text` is an IPv6 address (zone identifiers are not accepted). */
@@ -41,13 +42,6 @@ function valueOf(addr: ipaddr.IPv4 | ipaddr.IPv6): bigint {
   return value;
 }
 
-/** The value of text that IPV4_TEXT accepted: four decimal octets, each already range-checked. */
-function dottedQuadValue(text: string): bigint {
-  let value = 0;
-  for (const octet of text.split('.')) value = value * 256 + Number(octet);
-  return BigInt(value);
-}
-
 /** True for a 128-bit value of the form ::ffff:a.b.c.d. */
 export function isIPv4MappedValue(value: bigint): boolean {
   return value >> 32n === MAPPED_PREFIX >> 32n;
@@ -69,7 +63,8 @@ function withHexTail(text: string): string {
  * interpret the prefix length). Throws ValidationError on anything else.
  */
 export function parseRawAddress(text: string): ParsedAddress {
-  if (isIPv4(text)) return { version: 4, value: dottedQuadValue(text) };
+  const v4 = ipv4AddressValue(text);
+  if (v4 !== undefined) return { version: 4, value: BigInt(v4) };
   if (isIPv6(text)) return { version: 6, value: valueOf(ipaddr.IPv6.parse(withHexTail(text))) };
   throw new ValidationError(`invalid IP address ${JSON.stringify(text)}`);
 }
