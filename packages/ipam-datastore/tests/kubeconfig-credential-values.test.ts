@@ -19,7 +19,7 @@ const piece = fc.oneof(
 /** A key, a separator and a value, as a kubeconfig or a JSON body writes them (and near misses of it). */
 const field = fc
   .tuple(
-    fc.constantFrom(...CREDENTIAL_KEY_NAMES).chain((k) => fc.constantFrom(k, k.toUpperCase(), k[0]?.toUpperCase() + k.slice(1))),
+    fc.constantFrom(...CREDENTIAL_KEY_NAMES).chain((k) => fc.constantFrom(k, k.toUpperCase(), `${k.slice(0, 1).toUpperCase()}${k.slice(1)}`)),
     fc.constantFrom(':', ': ', '":"', "': '", ' : ', '"  :\t\'', ':\n  ', ':"', '=', ''),
     fc.string({ unit: fc.constantFrom(...'abcXYZ019-_/+=.@:é'.split('')), maxLength: 16 }),
   )

@@ -84,7 +84,12 @@ async function open(target: ConnectTarget): Promise<Socket> {
  */
 export function isIpLiteral(host: string): boolean {
   const groups = host.split('.');
-  if (groups.length === 4 && groups.every((g) => g.length >= 1 && g.length <= 3 && [...g].every((d) => d >= '0' && d <= '9'))) return true;
+  const digitGroup = (g: string): boolean => {
+    if (g.length < 1 || g.length > 3) return false;
+    for (let i = 0; i < g.length; i += 1) if (g.charCodeAt(i) < 0x30 || g.charCodeAt(i) > 0x39) return false;
+    return true;
+  };
+  if (groups.length === 4 && groups.every(digitGroup)) return true;
   if (!host.includes(':')) return false;
   for (let i = 0; i < host.length; i += 1) {
     const c = host.charCodeAt(i);
