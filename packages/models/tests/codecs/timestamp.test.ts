@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodecError } from '../../src/index.js';
 import { normalizeTimestamp } from '../../src/codecs/timestamp.js';
+import { isoUtc } from '../../src/iso-utc.js';
 
 describe('normalizeTimestamp', () => {
   it.each([
@@ -30,5 +32,47 @@ describe('normalizeTimestamp', () => {
   ])('rejects %j naming the field', (input) => {
     expect(() => normalizeTimestamp(input, 'spec.when')).toThrow(CodecError);
     expect(() => normalizeTimestamp(input, 'spec.when')).toThrow('spec.when:');
+  });
+});
+
+/** The general reading alone (the expression), as normalizeTimestamp read every text before its check of Calico's own form. */
+function generalReading(text: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(text);
+  if (m === null) return 'refused';
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const offsetMinutes = m[7] === undefined ? (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10])) : 0;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, 0);
+  const inRange = date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+  if (!inRange || (m[7] === undefined && (Number(m[9]) > 23 || Number(m[10]) > 59))) return 'refused';
+  const iso = isoUtc(new Date(date.getTime() - offsetMinutes * 60_000));
+  return /^\d{4}-/.test(iso) ? `${iso.slice(0, 19)}Z` : 'refused';
+}
+
+describe('normalizeTimestamp on texts already in Calico\'s form', () => {
+  it('answers as the general reading does, valid or not', () => {
+    const two = (max: number) => fc.nat(max).map((n) => String(n).padStart(2, '0'));
+    const text = fc.oneof(
+      fc.tuple(fc.nat(9999).map((n) => String(n).padStart(4, '0')), two(13), two(32), two(25), two(61), two(61)).map(([y, mo, d, h, mi, se]) => `${y}-${mo}-${d}T${h}:${mi}:${se}Z`),
+      fc.string({ unit: fc.constantFrom(...'0123456789-T:Zt z'.split('')), minLength: 18, maxLength: 22 }),
+    );
+    let kept = 0;
+    fc.assert(
+      fc.property(text, (t) => {
+        const expected = generalReading(t);
+        let got: string;
+        try {
+          got = normalizeTimestamp(t, 'field');
+        } catch (err) {
+          expect(err).toBeInstanceOf(CodecError);
+          got = 'refused';
+        }
+        if (got === t) kept += 1;
+        expect(got).toBe(expected);
+      }),
+      { numRuns: 6000 },
+    );
+    expect(kept).toBeGreaterThan(1000);
   });
 });
