@@ -40,3 +40,34 @@ export function hasIfnameForbiddenChar(name: string): boolean {
   }
   return false;
 }
+
+/** A read hints key: `host:` or `virtual:`, a name of 1–253 characters without white space or `:`, then `:v4` or `:v6`. */
+export function isHintKey(text: string): boolean {
+  const kind = text.startsWith('host:') ? 5 : text.startsWith('virtual:') ? 8 : 0;
+  if (kind === 0 || text.length < kind + 4) return false;
+  const end = text.length - 3;
+  if (text.charCodeAt(end) !== 0x3a || text.charCodeAt(end + 1) !== 0x76 || (text[end + 2] !== '4' && text[end + 2] !== '6')) return false;
+  const nameLength = end - kind;
+  if (nameLength < 1 || nameLength > 253) return false;
+  for (let i = kind; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a || isSpace(c)) return false;
+  }
+  return true;
+}
+
+/** A read hints CIDR: 2–39 hex digits, `:` and `.`, then `/` and 1–3 decimal digits. */
+export function isHintCidr(text: string): boolean {
+  const slash = text.indexOf('/');
+  if (slash < 2 || slash > 39 || text.length - slash - 1 < 1 || text.length - slash - 1 > 3) return false;
+  for (let i = 0; i < slash; i += 1) {
+    const c = text.charCodeAt(i);
+    const hex = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+    if (!hex && c !== 0x3a && c !== 0x2e) return false;
+  }
+  for (let i = slash + 1; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}

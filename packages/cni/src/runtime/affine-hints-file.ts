@@ -1,4 +1,5 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { isHintCidr, isHintKey } from '../config/name-chars.js';
 
 /**
  * The IPAM client's read hints kept between plugin calls (design/cni.md, "Read hints between
@@ -19,8 +20,6 @@ export interface AffineHintsFile {
 const MAX_TEXT_BYTES = 16 * 1024;
 const MAX_ENTRIES = 16;
 const MAX_CIDRS = 8;
-const KEY = /^(host|virtual):[^\s:]{1,253}:v[46]$/;
-const CIDR = /^[0-9A-Fa-f:.]{2,39}\/\d{1,3}$/;
 
 /** The hints a file's text holds; whatever is not well formed is left out. */
 export function parseAffineHints(text: string): Map<string, string[]> {
@@ -35,8 +34,8 @@ export function parseAffineHints(text: string): Map<string, string[]> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return hints;
   for (const [key, value] of Object.entries(parsed)) {
     if (hints.size >= MAX_ENTRIES) break;
-    if (!KEY.test(key) || !Array.isArray(value)) continue;
-    const cidrs = value.filter((v): v is string => typeof v === 'string' && CIDR.test(v)).slice(0, MAX_CIDRS);
+    if (!isHintKey(key) || !Array.isArray(value)) continue;
+    const cidrs = value.filter((v): v is string => typeof v === 'string' && isHintCidr(v)).slice(0, MAX_CIDRS);
     if (cidrs.length > 0) hints.set(key, cidrs);
   }
   return hints;
