@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { startKubeApiServer, type KubeApiServer } from '@ipamkit/test-utils';
+import { silentLogger } from '@ipamkit/models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireIpamLock } from '../src/runtime/ipam-lock.js';
 import { addressesOf, call, netConf } from './helpers/cni-call.js';
 
 const CRD_DIR = fileURLToPath(new URL('../../ipam-datastore/manifests/crds', import.meta.url));
@@ -71,7 +73,7 @@ describe('ADD on the Kubernetes datastore', () => {
     await ds.nodes.create({ name: 'node-a' });
     await ds.close();
     api.inject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } });
-    for (const pod of ['warm', 'web']) api.inject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: pod, namespace: 'ns1' } });
+    for (const pod of ['warm', 'web', 'waits']) api.inject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: pod, namespace: 'ns1' } });
     proxy = holdingProxy(new URL(api.url));
     await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
     const address = proxy.server.address();
@@ -124,6 +126,26 @@ describe('ADD on the Kubernetes datastore', () => {
       'POST /apis/crd.projectcalico.org/v1/ipamhandles',
       'PUT /apis/crd.projectcalico.org/v1/ipamblocks/10-61-0-0-26',
     ]);
+  }, 60_000);
+
+  it('reads the pod and its namespace before it takes the host lock (design/cni.md, "Read-ahead")', async () => {
+    // Another call holds this node's lock: the ADD can read its pod, and nothing of the allocation.
+    const unlock = await acquireIpamLock({ path: join(dir, 'ipam.lock'), log: silentLogger });
+    let adding: ReturnType<typeof add> | undefined;
+    try {
+      proxy.reset();
+      adding = add('waits');
+      const pod = 'GET /api/v1/namespaces/ns1/pods/waits';
+      for (let waited = 0; !proxy.seen.some((s) => s.request === pod); waited += 20) {
+        if (waited > 20_000) throw new Error('the pod read never reached the server while the lock was held');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(proxy.seen.map((s) => s.request).filter((r) => r.includes('projectcalico.org'))).toEqual([]);
+    } finally {
+      unlock();
+    }
+    expect((await adding)?.exitCode).toBe(0);
   }, 60_000);
 
   it('deletes the container handle on DEL with one DELETE, no soft-delete PUT (design/ipam-datastore.md, "Deletes in one request")', async () => {

@@ -12,7 +12,7 @@ import { renderResult } from '../result/cni-result.js';
 import { ALLOCATION_DEADLINE_MS, SHORT_DEADLINE_MS, withDeadline } from '../runtime/deadline.js';
 import type { Invocation } from '../runtime/invocation.js';
 import { allocationAttributes } from './allocation-attributes.js';
-import { lookupPodContext, type PodContext } from './pod-context.js';
+import { lookupPodContext, readsPodContext, type PodContext } from './pod-context.js';
 import { resultOf } from './result-of.js';
 
 const bare = (cidr: string): string => cidr.split('/')[0] ?? cidr;
@@ -143,6 +143,10 @@ export async function cmdAdd(inv: Invocation, workload: Workload, args: CniArgs)
   // (design/cni.md, "Read-ahead"). A failed read is reported once the lock is held, as before.
   const podContext = lookupPodContext(inv, workload);
   podContext.catch(() => undefined);
+  // One turn of the event loop sends those reads now: else they leave only after this call has
+  // taken its lock and started the allocation's reads, and a server that answers in order would
+  // meet them last (design/cni.md, "Read-ahead").
+  if (readsPodContext(inv, workload)) await new Promise<void>((resolve) => setImmediate(resolve));
   // The host lock is held from here, so the allocation's first reads can go out with the pod's
   // (design/cni.md, "Read-ahead"): no other call on this node writes in between.
   return inv.locked(() => addUnderLock(inv, workload, args, plan, podContext));

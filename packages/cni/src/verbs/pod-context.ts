@@ -15,10 +15,23 @@ export interface PodContext extends AnnotationSources {
  * have none, design/cni.md "Annotations"). The namespace is also read, for its labels, when a
  * kubeconfig is configured (design/calico-callers.md#auto-assign-path step 4).
  */
-export async function lookupPodContext(inv: Invocation, workload: Workload): Promise<PodContext> {
+/** Which of the pod and its namespace this call reads (both only for a Kubernetes pod under `policy.type: k8s`). */
+function podContextReads(inv: Invocation, workload: Workload): { readonly wantPod: boolean; readonly wantNamespace: boolean } {
   const k8sPolicy = inv.conf.policy.type === 'k8s';
-  const wantNamespace = (k8sPolicy || (inv.conf.kubernetes.kubeconfig ?? '') !== '') && workload.namespace !== '';
-  const wantPod = k8sPolicy && workload.orchestrator === 'k8s';
+  return {
+    wantNamespace: (k8sPolicy || (inv.conf.kubernetes.kubeconfig ?? '') !== '') && workload.namespace !== '',
+    wantPod: k8sPolicy && workload.orchestrator === 'k8s',
+  };
+}
+
+/** True when the call reads the pod or its namespace from the API server, where Kubernetes access is configured. */
+export function readsPodContext(inv: Invocation, workload: Workload): boolean {
+  const { wantPod, wantNamespace } = podContextReads(inv, workload);
+  return wantPod || wantNamespace;
+}
+
+export async function lookupPodContext(inv: Invocation, workload: Workload): Promise<PodContext> {
+  const { wantPod, wantNamespace } = podContextReads(inv, workload);
   if (!wantNamespace && !wantPod) return {};
   const kube = inv.kubeReader();
   if (kube === undefined) {
