@@ -13,7 +13,7 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?
  * a metav1.Time; offsets are converted to UTC. Used on read and on write.
  */
 export function normalizeTimestamp(text: string, path: string): string {
-  return NORMALIZED.get(text, (t) => (isCalicoForm(t) ? t : normalize(t, path)));
+  return NORMALIZED.get(text, (t) => (isCalicoForm(t) ? t : normalizeRfc3339(t, path)));
 }
 
 /** Digits at `text[from..from+count)`, as a number; -1 when any is not an ASCII digit. */
@@ -42,7 +42,8 @@ function isCalicoForm(text: string): boolean {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-function normalize(text: string, path: string): string {
+/** The general reading of any RFC 3339 text (exported for the test that compares Calico's own form with it). */
+export function normalizeRfc3339(text: string, path: string): string {
   const m = RFC3339.exec(text);
   if (m === null) return codecFail(path, `${JSON.stringify(text)} is not an RFC 3339 timestamp`);
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];

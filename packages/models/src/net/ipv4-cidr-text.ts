@@ -30,26 +30,32 @@ function decimalAt(text: string, from: number, maxDigits: number): { readonly va
 }
 
 /**
- * The value of a plain dotted-quad IPv4 address (four decimal octets of 0–255 without leading
- * zeros, nothing before or after), or undefined for any other text. Read by hand: a regular
- * expression costs a short-lived process its compilation, several hundred microseconds for this
- * one (design/models.md, "Addresses without regular expressions").
+ * Four decimal octets of 0–255 without leading zeros, separated by dots, from the start of `text`:
+ * their value and where they end, or undefined.
  */
-export function ipv4AddressValue(text: string): number | undefined {
+function dottedQuadAt(text: string): { readonly address: number; readonly end: number } | undefined {
   let pos = 0;
   let address = 0;
   for (let octet = 0; octet < 4; octet += 1) {
     const read = decimalAt(text, pos, 3);
     if (read === undefined || read.value > 255) return undefined;
     address = address * 256 + read.value;
-    if (octet < 3) {
-      if (text.charCodeAt(read.end) !== DOT) return undefined;
-      pos = read.end + 1;
-    } else if (read.end !== text.length) {
-      return undefined;
-    }
+    if (octet === 3) return { address, end: read.end };
+    if (text.charCodeAt(read.end) !== DOT) return undefined;
+    pos = read.end + 1;
   }
-  return address;
+  return undefined;
+}
+
+/**
+ * The value of a plain dotted-quad IPv4 address (four decimal octets of 0–255 without leading
+ * zeros, nothing before or after), or undefined for any other text. Read by hand: a regular
+ * expression costs a short-lived process its compilation, several hundred microseconds for this
+ * one (design/models.md, "Addresses without regular expressions").
+ */
+export function ipv4AddressValue(text: string): number | undefined {
+  const quad = dottedQuadAt(text);
+  return quad !== undefined && quad.end === text.length ? quad.address : undefined;
 }
 
 /**
@@ -60,17 +66,10 @@ export function ipv4AddressValue(text: string): number | undefined {
  * each once, where the general parser's regular expressions and the memo cost more than the parse.
  */
 export function parseIpv4CidrText(text: string): ParsedIpv4Cidr | undefined {
-  let pos = 0;
-  let address = 0;
-  for (let octet = 0; octet < 4; octet += 1) {
-    const read = decimalAt(text, pos, 3);
-    if (read === undefined || read.value > 255) return undefined;
-    address = address * 256 + read.value;
-    const separator = text.charCodeAt(read.end);
-    if (separator !== (octet < 3 ? DOT : SLASH)) return undefined;
-    pos = read.end + 1;
-  }
-  const prefix = decimalAt(text, pos, 2);
+  const quad = dottedQuadAt(text);
+  if (quad === undefined || text.charCodeAt(quad.end) !== SLASH) return undefined;
+  const { address } = quad;
+  const prefix = decimalAt(text, quad.end + 1, 2);
   if (prefix === undefined || prefix.end !== text.length || prefix.value > 32) return undefined;
   const network = prefix.value === 0 ? 0 : address - (address % 2 ** (32 - prefix.value));
   return { version: 4, network: BigInt(network), prefixLength: prefix.value, address: BigInt(address) };
