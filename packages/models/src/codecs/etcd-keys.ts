@@ -83,11 +83,40 @@ export type EtcdKeyTarget =
   | { kind: 'Node'; name: string }
   | { kind: 'IPAMHost'; host: string };
 
-const BLOCK_KEY = /^\/calico\/ipam\/v2\/assignment\/ipv([46])\/block\/([^/]+)$/;
-// The type segment `@` is accepted as Calico's key regex does; it reads as `host`.
-const AFFINITY_KEY = /^\/calico\/ipam\/v2\/(host|virtual|@)\/([^/]+)\/ipv([46])\/block\/([^/]+)$/;
-const IPAM_HOST_KEY = /^\/calico\/ipam\/v2\/host\/([^/]+)$/;
-const RESOURCE_KEY = /^\/calico\/resources\/v3\/projectcalico\.org\/(ippools|ipreservations|nodes)\/([^/]+)$/;
+/**
+ * The layouts below, read segment by segment rather than by regular expressions (each cost a
+ * short-lived process its compilation: design/models.md, "Addresses without regular expressions").
+ * A `<name>` segment is any non-empty text without `/`.
+ *
+ * - `/calico/ipam/v2/assignment/ipv<4|6>/block/<cidr>`
+ * - `/calico/ipam/v2/<host|virtual|@>/<host>/ipv<4|6>/block/<cidr>` (the type `@` is accepted as
+ *   Calico's key expression does; it reads as `host`)
+ * - `/calico/ipam/v2/host/<host>`
+ * - `/calico/resources/v3/projectcalico.org/<ippools|ipreservations|nodes>/<name>`
+ */
+function ipamKeyTarget(parts: readonly string[], key: string): EtcdKeyTarget | undefined {
+  if (parts.some((part, i) => i > 0 && part === '')) return undefined;
+  const family = (segment: string | undefined): '4' | '6' | undefined => (segment === 'ipv4' ? '4' : segment === 'ipv6' ? '6' : undefined);
+  if (parts.length === 8 && parts[4] === 'assignment' && parts[6] === 'block') {
+    const version = family(parts[5]);
+    if (version === undefined) return undefined;
+    const cidr = cidrFromEtcdSegment(parts[7] ?? '', 'key');
+    checkVersion(cidr, version, key);
+    return { kind: 'IPAMBlock', cidr };
+  }
+  const type = parts[4];
+  if (parts.length === 9 && (type === 'host' || type === 'virtual' || type === '@') && parts[7] === 'block') {
+    const version = family(parts[6]);
+    if (version === undefined) return undefined;
+    const cidr = cidrFromEtcdSegment(parts[8] ?? '', 'key');
+    checkVersion(cidr, version, key);
+    return { kind: 'BlockAffinity', key: { host: parts[5] ?? '', type: type === 'virtual' ? 'virtual' : 'host', cidr } };
+  }
+  if (parts.length === 6 && type === 'host') return { kind: 'IPAMHost', host: parts[5] ?? '' };
+  return undefined;
+}
+
+const RESOURCE_KINDS: Readonly<Record<string, 'IPPool' | 'IPReservation' | 'Node'>> = { ippools: 'IPPool', ipreservations: 'IPReservation', nodes: 'Node' };
 
 /** Parses a key of Calico's layout; anything else is a CodecError. */
 export function parseEtcdKey(key: string): EtcdKeyTarget {
@@ -95,25 +124,13 @@ export function parseEtcdKey(key: string): EtcdKeyTarget {
   if (key.startsWith(ETCD_HANDLE_PREFIX) && key.length > ETCD_HANDLE_PREFIX.length) {
     return { kind: 'IPAMHandle', handleId: key.slice(ETCD_HANDLE_PREFIX.length) };
   }
-  const block = BLOCK_KEY.exec(key);
-  if (block?.[1] !== undefined && block[2] !== undefined) {
-    const cidr = cidrFromEtcdSegment(block[2], 'key');
-    checkVersion(cidr, block[1], key);
-    return { kind: 'IPAMBlock', cidr };
-  }
-  const affinity = AFFINITY_KEY.exec(key);
-  if (affinity?.[1] !== undefined && affinity[2] !== undefined && affinity[3] !== undefined && affinity[4] !== undefined) {
-    const cidr = cidrFromEtcdSegment(affinity[4], 'key');
-    checkVersion(cidr, affinity[3], key);
-    const type: AffinityType = affinity[1] === 'virtual' ? 'virtual' : 'host';
-    return { kind: 'BlockAffinity', key: { host: affinity[2], type, cidr } };
-  }
-  const host = IPAM_HOST_KEY.exec(key);
-  if (host?.[1] !== undefined) return { kind: 'IPAMHost', host: host[1] };
-  const resource = RESOURCE_KEY.exec(key);
-  if (resource?.[1] !== undefined && resource[2] !== undefined) {
-    const kind = resource[1] === 'ippools' ? 'IPPool' : resource[1] === 'ipreservations' ? 'IPReservation' : 'Node';
-    return { kind, name: resource[2] };
+  if (key.startsWith('/calico/ipam/v2/')) {
+    const target = ipamKeyTarget(key.split('/'), key);
+    if (target !== undefined) return target;
+  } else if (key.startsWith('/calico/resources/v3/projectcalico.org/')) {
+    const parts = key.split('/');
+    const kind = Object.hasOwn(RESOURCE_KINDS, parts[5] ?? '') ? RESOURCE_KINDS[parts[5] ?? ''] : undefined;
+    if (parts.length === 7 && kind !== undefined && parts[6] !== '') return { kind, name: parts[6] ?? '' };
   }
   return codecFail('key', `${JSON.stringify(key)} is not a Calico IPAM etcd key`);
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodecError, decodeEtcd, encodeEtcd, etcdAffinityPrefixes, etcdBlockPrefix, etcdKeyForAffinity, etcdKeyForBlock, etcdKeyForHandle, etcdKeyForIPAMConfig, etcdKeyForIPPool, etcdKeyForIPReservation, etcdKeyForNode, parseEtcdKey } from '../../src/index.js';
 
@@ -93,5 +94,57 @@ describe('decodeEtcd errors', () => {
 
   it('refuses an unknown kind on encode', () => {
     expect(() => encodeEtcd('Pod' as never, {} as never)).toThrow('kind: "Pod" is not a wire kind');
+  });
+});
+
+describe('parseEtcdKey read by segments', () => {
+  // The expressions the segment reader replaced (design/models.md, "Addresses without regular expressions").
+  const BLOCK_KEY = /^\/calico\/ipam\/v2\/assignment\/ipv([46])\/block\/([^/]+)$/;
+  const AFFINITY_KEY = /^\/calico\/ipam\/v2\/(host|virtual|@)\/([^/]+)\/ipv([46])\/block\/([^/]+)$/;
+  const IPAM_HOST_KEY = /^\/calico\/ipam\/v2\/host\/([^/]+)$/;
+  const RESOURCE_KEY = /^\/calico\/resources\/v3\/projectcalico\.org\/(ippools|ipreservations|nodes)\/([^/]+)$/;
+
+  /** The parts the expressions took from a key (the CIDR still to be read), or undefined when none matched. */
+  function byExpressions(key: string): Record<string, string> | undefined {
+    const block = BLOCK_KEY.exec(key);
+    if (block !== null) return { kind: 'IPAMBlock' };
+    const affinity = AFFINITY_KEY.exec(key);
+    if (affinity !== null) return { kind: 'BlockAffinity', host: affinity[2] ?? '', type: affinity[1] === 'virtual' ? 'virtual' : 'host' };
+    const host = IPAM_HOST_KEY.exec(key);
+    if (host !== null) return { kind: 'IPAMHost', host: host[1] ?? '' };
+    const resource = RESOURCE_KEY.exec(key);
+    if (resource !== null) return { kind: resource[1] === 'ippools' ? 'IPPool' : resource[1] === 'ipreservations' ? 'IPReservation' : 'Node', name: resource[2] ?? '' };
+    return undefined;
+  }
+
+  it('reads exactly the keys the expressions matched, with the same parts', () => {
+    const segment = fc.constantFrom('calico', 'ipam', 'v2', 'assignment', 'ipv4', 'ipv6', 'ipv5', 'block', 'host', 'virtual', '@', 'node-a', '10-0-0-0-26', 'fd00--122', 'resources', 'v3', 'projectcalico.org', 'ippools', 'ipreservations', 'nodes', 'constructor', '', 'a b', 'x\n');
+    const key = fc.oneof(
+      fc.tuple(fc.constantFrom('/calico/ipam/v2/', '/calico/resources/v3/projectcalico.org/', '/calico/ipam/v2/assignment/', '/calico/'), fc.array(segment, { maxLength: 6 })).map(([p, s]) => p + s.join('/')),
+      fc.constantFrom('/calico/ipam/v2/assignment/ipv4/block/10.0.0.0-26', '/calico/ipam/v2/host/node-a/ipv4/block/10.0.0.0-26', '/calico/ipam/v2/@/node-a/ipv6/block/fd00::-122', '/calico/ipam/v2/host/node-a', '/calico/resources/v3/projectcalico.org/nodes/n1', '/calico/ipam/v2/host//ipv4/block/10.0.0.0-26'),
+    );
+    let read = 0;
+    fc.assert(
+      fc.property(key, (k) => {
+        const expected = byExpressions(k);
+        let got: ReturnType<typeof parseEtcdKey>;
+        try {
+          got = parseEtcdKey(k);
+        } catch (err) {
+          expect(err).toBeInstanceOf(CodecError);
+          // Refused as no key of the layout exactly when no expression matched; else the CIDR or its family was wrong.
+          expect(String(err).includes('is not a Calico IPAM etcd key')).toBe(expected === undefined);
+          return;
+        }
+        read += 1;
+        expect(expected).toBeDefined();
+        expect(got.kind).toBe(expected?.['kind']);
+        if (got.kind === 'BlockAffinity') expect({ host: got.key.host, type: got.key.type }).toStrictEqual({ host: expected?.['host'], type: expected?.['type'] });
+        if (got.kind === 'IPAMHost') expect(got.host).toBe(expected?.['host']);
+        if (got.kind === 'IPPool' || got.kind === 'IPReservation' || got.kind === 'Node') expect(got.name).toBe(expected?.['name']);
+      }),
+      { numRuns: 6000 },
+    );
+    expect(read).toBeGreaterThan(200);
   });
 });
