@@ -140,7 +140,7 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       // Each regular expression costs a fresh process its compilation: the HTTP head, request
       // targets, kubeconfig lines, credentials, addresses and names are read by hand (design/cni.md,
       // "Start-up cost"). A budget, not a list: 25 before on etcd.
-      expect(expressionsRun(modules).length).toBeLessThanOrEqual(10);
+      expect(expressionsRun(modules).length).toBeLessThanOrEqual(5);
     });
   });
 
@@ -177,7 +177,7 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       // Each regular expression costs a fresh process its compilation: the HTTP head, request
       // targets, kubeconfig lines, credentials, addresses and names are read by hand (design/cni.md,
       // "Start-up cost"). A budget, not a list: 33 before on Kubernetes.
-      expect(expressionsRun(modules).length).toBeLessThanOrEqual(10);
+      expect(expressionsRun(modules).length).toBeLessThanOrEqual(8);
     });
   });
 });
