@@ -68,6 +68,29 @@ describe('SQLite values read only on a miss', () => {
     expect(read.allocations).toEqual([null, null, null, 0]);
   });
 
+  it('reads a row whose value compaction handed back from its own column, by key and in a transaction', async () => {
+    const path = cleanups.dbPath('sqlite-read-on-miss');
+    const ds = createSqliteDatastore({ path, pollIntervalMs: 20, changeLogRetention: 10 });
+    cleanups.push(() => ds.close());
+    const idle = await ds.blocks.create(sampleBlock('10.0.0.0/30'));
+    expect(await ds.blocks.get('10.0.0.0/30')).toEqual(idle);
+    // Compaction runs in the write that takes revision 1024 and prunes the idle block's entry.
+    let busy = await ds.handles.create(sampleHandle('busy'));
+    while (BigInt(busy.revision) < 1024n) busy = await ds.handles.update({ ...busy, block: { '10.0.0.0/30': Number(busy.revision) % 3 } });
+    const db = new Database(path, { readonly: true });
+    try {
+      db.defaultSafeIntegers(true);
+      expect(db.prepare('SELECT 1 FROM changes WHERE revision = ?').get(BigInt(idle.revision))).toBeUndefined();
+      expect(db.prepare('SELECT value FROM blocks WHERE key = ?').pluck().get('10.0.0.0/30')).not.toBe('');
+    } finally {
+      db.close();
+    }
+    expect(await ds.blocks.get('10.0.0.0/30')).toEqual(idle);
+    await transact(ds, async (tx) => {
+      expect(await tx.blocks.get('10.0.0.0/30')).toEqual(idle);
+    });
+  });
+
   it('never serves a value whose transaction rolled back, when another writer commits the same revision', async () => {
     const path = cleanups.dbPath('sqlite-read-on-miss');
     const ds = open(path);
