@@ -5,7 +5,7 @@ import { copyValue } from '../engine/copy-value.js';
 import { KIND_NAMES, KINDS, isSoftDeleted, type KindName, type RowFilter } from '../engine/kinds.js';
 import type { ChangedRow, ChangeRecord, OptimisticEngine, RowEngine, RowStamp, StampFilter, StoredRow } from '../engine/row-engine.js';
 import { decodedAsIs, decodedCopy } from './decoded-copy.js';
-import { DecodedValueCache } from './decoded-value-cache.js';
+import { DecodedValueCache, type DecodedEntry } from './decoded-value-cache.js';
 import { decodeFreeBlockText, freeBlockOrdinals } from './free-block-text.js';
 import { StampMemo } from './stamp-memo.js';
 import { decodeValue, encodeExact, encodeValue } from './row-codec.js';
@@ -44,6 +44,20 @@ interface ObjectRow {
 }
 
 /**
+ * A row read by key: `value` is null when the row's revision was the decode cache's entry's, which
+ * then stands for the text (design/ipam-datastore.md, "Values read only on a miss").
+ */
+interface KeyedRow {
+  key: string;
+  revision: bigint;
+  deleted: bigint;
+  value: string | null;
+}
+
+/** Reads a row's text at its revision, for a row whose text its first read skipped. */
+type TextReader = (kind: KindName, key: string, revision: bigint) => string;
+
+/**
  * A row as read: the value is decoded on first use, so a CAS check that only compares the revision
  * (and the soft-delete column) never parses the JSON.
  */
@@ -52,7 +66,7 @@ class SqliteRow implements StoredRow {
 
   constructor(
     private readonly kind: KindName,
-    private readonly row: ObjectRow,
+    private readonly row: ObjectRow | KeyedRow,
     private readonly cache: DecodedValueCache,
     /**
      * How the value is decoded: `store` memoises it and hands out a copy, `scan` (rows of a paged
@@ -60,7 +74,21 @@ class SqliteRow implements StoredRow {
      * value itself over and drops it (DecodedValueCache.take).
      */
     private readonly mode: 'store' | 'scan' | 'take' = 'store',
+    /** For a row read without its text: the cache entry of its revision, and how to read the text after all. */
+    private readonly skipped?: { readonly entry: DecodedEntry; readonly readText: TextReader },
   ) {}
+
+  /**
+   * The stored text: as read, or, for a row read without it, read now at the row's revision (only
+   * when the entry that stood for it was handed over meanwhile, or a caller asks for the text).
+   */
+  private get text(): string {
+    if (this.row.value !== null) return this.row.value;
+    if (this.skipped === undefined) throw new Error(`${this.kind} ${this.row.key} was read without its value`);
+    const text = this.skipped.readText(this.kind, this.row.key, this.row.revision);
+    this.row.value = text;
+    return text;
+  }
 
   get key(): string {
     return this.row.key;
@@ -80,25 +108,28 @@ class SqliteRow implements StoredRow {
   }
 
   get value(): Record<string, unknown> {
-    this.decoded ??=
-      this.mode === 'store'
-        ? this.cache.decode(this.kind, this.row.key, this.row.value)
+    if (this.decoded !== undefined) return this.decoded;
+    const fromEntry = this.row.value === null && this.skipped !== undefined ? this.cache.fromEntry(this.kind, this.row.key, this.skipped.entry, this.mode === 'take') : undefined;
+    this.decoded =
+      fromEntry ??
+      (this.mode === 'store'
+        ? this.cache.decode(this.kind, this.row.key, this.text, this.row.revision)
         : this.mode === 'take'
-          ? this.cache.take(this.kind, this.row.key, this.row.value)
-          : this.cache.decodeWithoutStoring(this.kind, this.row.key, this.row.value);
+          ? this.cache.take(this.kind, this.row.key, this.text, this.row.revision)
+          : this.cache.decodeWithoutStoring(this.kind, this.row.key, this.text));
     return this.decoded;
   }
 
   ordinals(): BlockOrdinals | undefined {
-    return this.kind === 'block' ? freeBlockOrdinals(this.row.value, this.row.key) : undefined;
+    return this.kind === 'block' ? freeBlockOrdinals(this.text, this.row.key) : undefined;
   }
 
   peek(): Readonly<Record<string, unknown>> {
     // Stored text is plain JSON (stringifyWireJson); only big integers need the lossless parser. A
     // block with no allocated ordinal is read without either (design/ipam-datastore.md, "Paged
     // reads of blocks with no allocation").
-    const free = this.kind === 'block' ? decodeFreeBlockText(this.row.value, this.row.key) : undefined;
-    return free ?? (JSON.parse(this.row.value) as Record<string, unknown>);
+    const free = this.kind === 'block' ? decodeFreeBlockText(this.text, this.row.key) : undefined;
+    return free ?? (JSON.parse(this.text) as Record<string, unknown>);
   }
 }
 
@@ -129,6 +160,7 @@ class KindStatements {
   readonly list = new Map<string, Database.Statement<unknown[], ObjectRow>>();
   readonly stamp = new Map<string, Database.Statement<unknown[], StampRow>>();
   private readonly getSql: string;
+  private readonly textSql: string;
   private readonly putSql: string;
   private readonly removeSql: string;
   private readonly inlineSql: string;
@@ -139,7 +171,14 @@ class KindStatements {
     table: string,
     kind: KindName,
   ) {
-    this.getSql = `SELECT ${ROW_COLUMNS} FROM ${table} t WHERE key = ?`;
+    // A read by key names the revision the decode cache holds for the key: a row still at that
+    // revision whose value is in its log entry ('' in the row: a write of ours logged it, and
+    // nothing rewrote the row since without a new revision) is read without its value (no log
+    // entry looked up, no overflow page, no text to compare), and the cache's entry stands for it
+    // (design/ipam-datastore.md, "Values read only on a miss"). A row holding its value inline is
+    // read with it, as before, and hits only by its exact text.
+    this.getSql = `SELECT key, revision, deleted, CASE WHEN t.revision = ? AND t.value = '' THEN NULL ELSE ${ROW_VALUE} END AS value FROM ${table} t WHERE key = ?`;
+    this.textSql = `SELECT ${ROW_VALUE} AS value FROM ${table} t WHERE key = ? AND revision = ?`;
     // An upsert leaves `host`, `type` and `ip_version` (functions of the key) and so the kind's
     // index untouched when the row exists; a replace deleted and re-inserted its index entry.
     this.putSql = `INSERT INTO ${table} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET revision = excluded.revision, deleted = excluded.deleted, value = excluded.value`;
@@ -159,8 +198,12 @@ class KindStatements {
     return this.statements.get(this.logRemovalSql);
   }
 
-  get get(): Database.Statement<[string], ObjectRow> {
+  get get(): Database.Statement<[bigint, string], KeyedRow> {
     return this.statements.get(this.getSql);
+  }
+
+  get text(): Database.Statement<[string, bigint], { value: string }> {
+    return this.statements.get(this.textSql);
   }
 
   get put(): Database.Statement<[string, bigint, number, string | null, string | null, number | null, string]> {
@@ -381,6 +424,8 @@ export class SqliteEngine implements RowEngine, OptimisticEngine {
     if (this.options.writer === undefined) throw new DatastoreReadOnlyError(this.options.path);
     this.beginImmediate.run();
     this.writing = true;
+    // Entries memoised from now on may name revisions that never commit (DecodedValueCache.track).
+    this.decoded.track();
   }
 
   commit(): void {
@@ -391,16 +436,19 @@ export class SqliteEngine implements RowEngine, OptimisticEngine {
     try {
       this.commitStatement.run();
     } catch (err) {
-      // Whatever becomes of the open transaction, stamps read inside it may name undone writes.
+      // Whatever becomes of the open transaction, stamps and values read inside it may name undone writes.
       this.stamps.forget();
+      this.decoded.settle(false);
       throw err;
     }
+    this.decoded.settle(true);
     this.truncateLongWal();
   }
 
   rollback(): void {
     this.endWrite();
     this.stamps.forget();
+    this.decoded.settle(false);
     if (this.db.inTransaction) this.rollbackStatement.run();
   }
 
@@ -412,14 +460,27 @@ export class SqliteEngine implements RowEngine, OptimisticEngine {
   }
 
   getRow(kind: KindName, key: string): StoredRow | undefined {
-    const row = this.kind(kind).get.get(key);
-    return row === undefined ? undefined : new SqliteRow(kind, row, this.decoded);
+    return this.readByKey(kind, key, 'store');
   }
 
   takeRow(kind: KindName, key: string): StoredRow | undefined {
-    const row = this.kind(kind).get.get(key);
-    return row === undefined ? undefined : new SqliteRow(kind, row, this.decoded, 'take');
+    return this.readByKey(kind, key, 'take');
   }
+
+  /** A row by key, read without its text when the decode cache holds its revision (design/ipam-datastore.md, "Values read only on a miss"). */
+  private readByKey(kind: KindName, key: string, mode: 'store' | 'take'): StoredRow | undefined {
+    const entry = this.decoded.byRevision(kind, key);
+    const row = this.kind(kind).get.get(entry?.revision ?? -1n, key);
+    if (row === undefined) return undefined;
+    return new SqliteRow(kind, row, this.decoded, mode, row.value === null && entry !== undefined ? { entry, readText: this.readText } : undefined);
+  }
+
+  /** The text of a row at `revision`, for a row whose first read skipped it. */
+  private readonly readText: TextReader = (kind, key, revision) => {
+    const row = this.kind(kind).text.get(key, revision);
+    if (row === undefined) throw new Error(`${kind} ${key} changed while it was being read`);
+    return row.value;
+  };
 
   listRows(kind: KindName, filter: RowFilter): StoredRow[] {
     const { shape, params } = filterClause(filter);
@@ -498,7 +559,7 @@ export class SqliteEngine implements RowEngine, OptimisticEngine {
     // The next read of this row (the CAS check of the next write, a block re-read) copies instead of
     // parsing. Safe even if this transaction rolls back: the entry is keyed by its exact text. A
     // value the engine owns is memoised as it is (design/ipam-datastore.md, "Allocation cost").
-    if (decoded !== undefined) this.decoded.seed(kind, row.key, text, decoded);
+    if (decoded !== undefined) this.decoded.seed(kind, row.key, text, decoded, row.revision);
     this.stamps.wrote(kind);
   }
 
