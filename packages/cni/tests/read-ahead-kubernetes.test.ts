@@ -145,7 +145,7 @@ describe('ADD on the Kubernetes datastore', () => {
     } finally {
       unlock();
     }
-    expect((await adding)?.exitCode).toBe(0);
+    expect((await adding).exitCode).toBe(0);
   }, 60_000);
 
   it('deletes the container handle on DEL with one DELETE, no soft-delete PUT (design/ipam-datastore.md, "Deletes in one request")', async () => {

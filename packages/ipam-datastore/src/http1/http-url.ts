@@ -126,7 +126,54 @@ export function parseHttpUrl(href: string): HttpUrl {
 
 /** `base`'s origin with an absolute path and no query: what `new URL(path, base)` gives for a plain path. */
 export function atPath(base: HttpUrl, path: string): HttpUrl {
-  return parseHttpUrl(`${base.protocol}//${base.host}${path}`);
+  return joinedTo(`${base.protocol}//${base.host}`)(path);
+}
+
+/**
+ * A path (segments of the characters a plain URL keeps, none `.` or `..`, no encoded dot) and an
+ * optional query. Checked with one simple expression: a request target is checked on every request,
+ * and the interpreter's loop over its characters cost more than the expression's compilation.
+ */
+const PLAIN_PATH_AND_QUERY = /^(?:\/[A-Za-z0-9\-._~!$&()*+,;=:@%]*)*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*)?$/;
+
+function plainPathAndQuery(text: string): { readonly path: string; readonly query: string | undefined } | undefined {
+  if (!PLAIN_PATH_AND_QUERY.test(text) || text.includes('%2e') || text.includes('%2E')) return undefined;
+  const q = text.indexOf('?');
+  const path = q < 0 ? text : text.slice(0, q);
+  if (path.includes('/./') || path.includes('/../') || path.endsWith('/.') || path.endsWith('/..')) return undefined;
+  return { path, query: q < 0 ? undefined : text.slice(q) };
+}
+
+/** Joiners by base text: a process joins its one or two servers' texts with every request target. */
+const JOINERS = new Map<string, (pathAndQuery: string) => HttpUrl>();
+const MAX_JOINERS = 16;
+
+/**
+ * `(pathAndQuery) => parseHttpUrl(base + pathAndQuery)`, with `base` (a server, or an origin) split
+ * once: a plain base and a plain target are joined without splitting the whole text again
+ * (design/ipam-datastore.md, "Regular expressions off the request path"); anything else goes the
+ * general way.
+ */
+export function joinedTo(base: string): (pathAndQuery: string) => HttpUrl {
+  const known = JOINERS.get(base);
+  if (known !== undefined) return known;
+  const parts = plainParts(base);
+  const plainBase =
+    parts !== undefined && parts.query === undefined && !base.includes('%2e') && !base.includes('%2E') && hostKeptAsWritten(parts.hostname) && Number(parts.writtenPort ?? 0) <= 65_535
+      ? parts
+      : undefined;
+  const join = (pathAndQuery: string): HttpUrl => {
+    const target = plainBase === undefined ? undefined : plainPathAndQuery(pathAndQuery);
+    if (plainBase === undefined || target === undefined) return parseHttpUrl(base + pathAndQuery);
+    const { protocol, hostname, writtenPort } = plainBase;
+    const port = writtenPort === undefined || writtenPort === DEFAULT_PORT[protocol] ? '' : writtenPort;
+    const pathname = plainBase.path + target.path;
+    const search = target.query === undefined || target.query === '?' ? '' : target.query;
+    return { protocol, hostname, port, host: port === '' ? hostname : `${hostname}:${port}`, pathname: pathname === '' ? '/' : pathname, search, hash: '', username: '', password: '' };
+  };
+  if (JOINERS.size >= MAX_JOINERS) JOINERS.clear();
+  JOINERS.set(base, join);
+  return join;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Agent, OutgoingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { definedFields } from '@ipamkit/models';
 import type { RequestOptions } from 'node:https';
-import { Http1Client, parseHttpUrl, type HttpUrl } from '../http1/index.js';
+import { Http1Client, joinedTo, type HttpUrl } from '../http1/index.js';
 import type { KubeConnection } from './kube-connection.js';
 
 /** How one request reaches the API server: the transport fills its options from this. */
@@ -25,7 +25,7 @@ export interface DirectKubeAccess {
   readonly client: Http1Client;
   /** The headers of one JSON request: `accept`, and `authorization` when the user has credentials. */
   headers(): Record<string, string>;
-  /** The absolute URL of an API path (and query), split without a WHATWG `URL` (`parseHttpUrl`). */
+  /** The absolute URL of an API path (and query), split without a WHATWG `URL` (`joinedTo`: the server split once). */
   url(pathAndQuery: string): HttpUrl;
 }
 
@@ -138,7 +138,7 @@ export function connectionAccess(conn: KubeConnection): KubeAccess {
         const value = authorization();
         return value === undefined ? { accept: 'application/json' } : { accept: 'application/json', authorization: value };
       },
-      url: (pathAndQuery) => parseHttpUrl(conn.server + pathAndQuery),
+      url: joinedTo(conn.server),
     },
     async prepare(options) {
       agent ??= makeAgent();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { atPath, formQuery, parseHttpUrl } from '../../src/http1/http-url.js';
+import { atPath, formQuery, joinedTo, parseHttpUrl, type HttpUrl } from '../../src/http1/http-url.js';
 
 const PARTS = ['protocol', 'host', 'hostname', 'port', 'pathname', 'search', 'hash', 'username', 'password'] as const;
 const partsOf = (u: Record<(typeof PARTS)[number], string>): Record<string, string> => Object.fromEntries(PARTS.map((p) => [p, u[p]]));
@@ -13,9 +13,9 @@ function whatwg(href: string): Record<string, string> | 'throws' {
     return 'throws';
   }
 }
-function ours(href: string): Record<string, string> | 'throws' {
+function ours(href: string, split: (text: string) => HttpUrl = parseHttpUrl): Record<string, string> | 'throws' {
   try {
-    return partsOf(parseHttpUrl(href));
+    return partsOf(split(href));
   } catch {
     return 'throws';
   }
@@ -74,6 +74,29 @@ describe('parseHttpUrl', () => {
     fc.assert(
       fc.property(url, (href) => {
         expect(ours(href)).toEqual(whatwg(href));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('joinedTo(base)(target) gives what new URL gives for base + target, the base split once', () => {
+    const label = fc.stringMatching(/^[a-zA-Z0-9-]{1,6}$/);
+    const base = fc
+      .tuple(
+        fc.constantFrom('http://', 'https://', 'HTTP://'),
+        fc.oneof(fc.array(label, { minLength: 1, maxLength: 3 }).map((l) => l.join('.')), fc.constantFrom('127.0.0.1', '[::1]', '10.0.0.256', 'xn--a.b')),
+        fc.constantFrom('', ':6443', ':443', ':80', ':0', ':99999'),
+        fc.constantFrom('', '/', '/k8s/clusters/c-1', '/a/./b', '/%2e', '/x?y=1'),
+      )
+      .map((p) => p.join(''));
+    const segment = fc.stringMatching(/^[A-Za-z0-9\-._~!$&'()*+,;=:@%. "<>]{0,6}$/);
+    const target = fc
+      .tuple(fc.array(segment, { maxLength: 4 }).map((s) => (s.length === 0 ? '' : `/${s.join('/')}`)), fc.option(fc.stringMatching(/^[A-Za-z0-9\-._~!$&'()*+,;=:@%/? "<>]{0,8}$/), { nil: undefined }))
+      .map(([p, q]) => `${p}${q === undefined ? '' : `?${q}`}`);
+    fc.assert(
+      fc.property(base, fc.array(target, { minLength: 1, maxLength: 3 }), (b, targets) => {
+        const join = joinedTo(b);
+        for (const t of targets) expect(ours(t, join)).toEqual(whatwg(b + t));
       }),
       { numRuns: 3000 },
     );
