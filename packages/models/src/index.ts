@@ -168,6 +168,7 @@ export { sleep } from './retry/sleep.js';
 export { jsonLineLogger, type LogFields, type Logger, silentLogger } from './logger.js';
 export { type Clock, systemClock } from './clock.js';
 export { isoUtc } from './iso-utc.js';
+export { isWhiteSpaceCode } from './white-space-code.js';
 export { type DefinedFields, definedFields } from './defined-fields.js';
 export { isRecord } from './is-record.js';
 export { type FlagSpec, type FlagValues, type InvalidFlag, numberFlag, parseFlags, type ScannedArg, scanFlags, stringFlag } from './bin/flags.js';

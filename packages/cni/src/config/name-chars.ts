@@ -2,6 +2,8 @@
 // regular expressions: a plugin call is a fresh process, and compiling each expression on its first
 // use cost more than the check (design/cni.md, "Start-up cost").
 
+import { isWhiteSpaceCode } from '@ipamkit/models';
+
 const isAsciiAlnum = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 const isNameMark = (c: number): boolean => c === 0x5f || c === 0x2e || c === 0x2d;
 
@@ -25,18 +27,11 @@ export function isNetworkName(text: string): boolean {
   return true;
 }
 
-/** A character of ECMAScript's `\s`: white space and line terminators. */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
 /** An interface name holding `/`, `:` or white space, which the kernel refuses. */
 export function hasIfnameForbiddenChar(name: string): boolean {
   for (let i = 0; i < name.length; i += 1) {
     const c = name.charCodeAt(i);
-    if (c === 0x2f || c === 0x3a || isSpace(c)) return true;
+    if (c === 0x2f || c === 0x3a || isWhiteSpaceCode(c)) return true;
   }
   return false;
 }
@@ -51,7 +46,7 @@ export function isHintKey(text: string): boolean {
   if (nameLength < 1 || nameLength > 253) return false;
   for (let i = kind; i < end; i += 1) {
     const c = text.charCodeAt(i);
-    if (c === 0x3a || isSpace(c)) return false;
+    if (c === 0x3a || isWhiteSpaceCode(c)) return false;
   }
   return true;
 }

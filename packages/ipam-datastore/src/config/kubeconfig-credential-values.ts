@@ -1,3 +1,5 @@
+import { isWhiteSpaceCode } from '@ipamkit/models';
+
 /**
  * The keys whose values are credentials in a kubeconfig, a JSON body or a YAML excerpt, in the
  * order they are tried at a position (design/ipam-datastore.md, "Configuration", redaction).
@@ -11,13 +13,6 @@ const COLON = 0x3a;
 /** A character of `\w` (letters, digits and `_` of ASCII), which `\b` tells apart from the rest. */
 function isWordChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
-}
-
-/** A character of `\s`: ECMAScript's white space and line terminators. */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 const isQuote = (c: number): boolean => c === QUOTE || c === APOSTROPHE;
@@ -37,15 +32,15 @@ function keyAt(text: string, at: number, key: string): boolean {
 function valueAfter(text: string, from: number): { readonly start: number; readonly end: number } | undefined {
   let i = from;
   if (i < text.length && isQuote(text.charCodeAt(i))) i += 1;
-  while (i < text.length && isSpace(text.charCodeAt(i))) i += 1;
+  while (i < text.length && isWhiteSpaceCode(text.charCodeAt(i))) i += 1;
   if (text.charCodeAt(i) !== COLON) return undefined;
   i += 1;
-  while (i < text.length && isSpace(text.charCodeAt(i))) i += 1;
+  while (i < text.length && isWhiteSpaceCode(text.charCodeAt(i))) i += 1;
   if (i < text.length && isQuote(text.charCodeAt(i))) i += 1;
   const start = i;
   while (i < text.length) {
     const c = text.charCodeAt(i);
-    if (isSpace(c) || isQuote(c)) break;
+    if (isWhiteSpaceCode(c) || isQuote(c)) break;
     i += 1;
   }
   return i > start ? { start, end: i } : undefined;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isIPv4, parseAddress, parseRawAddress } from '../../src/net/address.js';
 import { ipv4AddressValue } from '../../src/net/ipv4-cidr-text.js';
+import { isWhiteSpaceCode } from '../../src/white-space-code.js';
 
 /**
  * The dotted-quad grammar Go's parser accepts, as the regular expression models used before it read
@@ -58,5 +59,11 @@ describe('IPv4 text read by hand', () => {
     expect(parseAddress('::ffff:10.0.0.1')).toStrictEqual({ version: 4, value: 0x0a000001n });
     expect(parseRawAddress('::ffff:10.0.0.1')).toStrictEqual({ version: 6, value: 0xffff0a000001n });
     expect(() => parseRawAddress('::ffff:10.0.0.01')).toThrow(/invalid IP address/);
+  });
+});
+
+describe('isWhiteSpaceCode', () => {
+  it('answers for every UTF-16 code unit as /\\s/ does', () => {
+    for (let c = 0; c <= 0xffff; c += 1) expect(isWhiteSpaceCode(c), `U+${c.toString(16)}`).toBe(/\s/.test(String.fromCharCode(c)));
   });
 });
