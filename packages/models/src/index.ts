@@ -164,6 +164,7 @@ export { ipPoolProblems, validateIPPool } from './validation/validate-ip-pool.js
 export { validateIPAMConfig } from './validation/validate-ipam-config.js';
 export { type Backoff, backoffDelay } from './retry/backoff.js';
 export { retry, type RetryPolicy } from './retry/retry.js';
+export { type Alarm, armAlarm } from './retry/alarm.js';
 export { sleep } from './retry/sleep.js';
 export { jsonLineLogger, type LogFields, type Logger, silentLogger } from './logger.js';
 export { type Clock, systemClock } from './clock.js';

@@ -1,4 +1,4 @@
-import { sleep } from '@ipamkit/models';
+import { armAlarm, sleep } from '@ipamkit/models';
 import { CNI_CODES, CniError } from '../errors.js';
 
 /**
@@ -73,16 +73,29 @@ export class CallDeadline {
  * snapshot; design/cni.md, "Deadline"), and the call rejects with code 11 naming what it was waiting for when the budget runs out, whatever it was
  * doing. Work still pending then is abandoned (the bin exits; the datastore's compare-and-swap
  * keeps a half-done write harmless).
+ *
+ * The budget is an alarm, not a timer (design/cni.md, "Deadline"): a call that ends well never
+ * compiles Node's timer lists. An alarm does not keep the process alive, so should the event loop
+ * ever run dry with the call still pending, a timer armed then holds the process open until the
+ * budget ends and the code-11 answer goes out, as the call's own timer would have.
  */
 export async function runWithinDeadline<T>(deadline: CallDeadline, work: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+  let expire: (() => void) | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(deadline.expired()), deadline.remainingMs());
+    expire = () => reject(deadline.expired());
   });
+  const alarm = armAlarm(deadline.remainingMs(), () => expire?.());
+  let keptOpen: NodeJS.Timeout | undefined;
+  const holdOpen = (): void => {
+    keptOpen ??= setTimeout(() => expire?.(), deadline.remainingMs());
+  };
+  process.once('beforeExit', holdOpen);
   try {
     return await Promise.race([work(), expired]);
   } finally {
-    clearTimeout(timer);
+    alarm.cancel();
+    process.removeListener('beforeExit', holdOpen);
+    clearTimeout(keptOpen);
   }
 }
 

@@ -1,3 +1,4 @@
+import { armAlarm, type Alarm } from '@ipamkit/models';
 import { CNI_CODES, CniError } from '../errors.js';
 import type { CallDeadline } from './call-deadline.js';
 
@@ -16,16 +17,17 @@ export const SHORT_DEADLINE_MS = 30_000;
 export async function withDeadline<T>(call: CallDeadline | undefined, ms: number, what: string, work: () => Promise<T>): Promise<T> {
   const limit = call === undefined ? ms : Math.min(ms, call.remainingMs());
   const activity = `waiting for the datastore while ${what}`;
-  let timer: NodeJS.Timeout | undefined;
+  let alarm: Alarm | undefined;
   const expired = new Promise<never>((_, reject) => {
     const error = (): CniError =>
       call !== undefined && limit < ms ? call.expired(activity) : new CniError(CNI_CODES.tryAgainLater, `timed out after ${ms / 1000} s ${activity}`);
-    timer = setTimeout(() => reject(error()), limit);
-    timer.unref();
+    // An alarm, not a timer: it never keeps the process alive either, and costs no timer lists
+    // (design/cni.md, "Deadline").
+    alarm = armAlarm(limit, () => reject(error()));
   });
   try {
     return await Promise.race([call === undefined ? work() : call.during(activity, work), expired]);
   } finally {
-    clearTimeout(timer);
+    alarm?.cancel();
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CniError } from '../../src/errors.js';
 import { ANSWER_WITHIN_MS, CallDeadline, DEFAULT_TIMEOUT_SECONDS, runWithinDeadline, worstCaseAnswerMs } from '../../src/runtime/call-deadline.js';
 import { ALLOCATION_DEADLINE_MS, withDeadline } from '../../src/runtime/deadline.js';
@@ -65,6 +65,37 @@ describe('runWithinDeadline', () => {
   it('answers with the work\'s result when it finishes within the budget', async () => {
     const d = new CallDeadline(10, 'x');
     expect(await runWithinDeadline(d, async () => await Promise.resolve(42))).toBe(42);
+  });
+});
+
+describe('the deadlines arm no Node timer on a call that ends well (design/cni.md, "Deadline")', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('runWithinDeadline and withDeadline, settled in time, never call setTimeout and leave no beforeExit listener', async () => {
+    const timeout = vi.spyOn(globalThis, 'setTimeout');
+    const listeners = process.listenerCount('beforeExit');
+    const d = new CallDeadline(10, 'x');
+    const answer = await runWithinDeadline(d, () => withDeadline(d, ALLOCATION_DEADLINE_MS, 'assigning addresses', async () => await Promise.resolve('ok')));
+    expect(answer).toBe('ok');
+    expect(timeout).not.toHaveBeenCalled();
+    expect(process.listenerCount('beforeExit')).toBe(listeners);
+  });
+
+  it('holds the process open with a timer for what is left of the budget when the event loop runs dry, and answers code 11 at its end', async () => {
+    const clock = manualClock();
+    const d = new CallDeadline(30, 'waiting for ADD to finish', clock.now);
+    const pending = failure(runWithinDeadline(d, never));
+    clock.advance(29_950);
+    const timeout = vi.spyOn(globalThis, 'setTimeout');
+    // What Node does when nothing is left in the event loop: the call's alarm would not keep it alive.
+    process.emit('beforeExit', 0);
+    expect(timeout).toHaveBeenCalledTimes(1);
+    expect(timeout.mock.calls[0]?.[1]).toBe(50);
+    const held = timeout.mock.results[0]?.value as NodeJS.Timeout;
+    expect(held.hasRef()).toBe(true);
+    expect(await pending).toMatchObject({ code: 11, message: 'timed out after 30 s (ipam.timeout_seconds) waiting for ADD to finish' });
   });
 });
 
