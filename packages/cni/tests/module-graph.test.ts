@@ -52,6 +52,11 @@ function expressionsRun(modules: readonly string[]): string[] {
   return modules.filter((m) => m.startsWith('re:')).map((m) => m.slice('re:'.length));
 }
 
+/** The Node timers the bundle armed, `name:count`, from the recorder's `timer:` lines. */
+function timersArmed(modules: readonly string[]): string[] {
+  return modules.filter((m) => m.startsWith('timer:')).map((m) => m.slice('timer:'.length)).sort();
+}
+
 /** The SQL statements the call prepared, from the recorder's `sql:<JSON>` lines. */
 function preparedStatements(modules: readonly string[]): string[] {
   return modules.filter((m) => m.startsWith('sql:')).map((m) => JSON.parse(m.slice('sql:'.length)) as string);
@@ -110,6 +115,8 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       // kubeconfig lines, credentials and most of the HTTP head are read by hand (design/cni.md,
       // "Start-up cost"). A budget, not a list: 9 before on SQLite.
       expect(expressionsRun(modules).length).toBeLessThanOrEqual(4);
+      // Deadlines and request timeouts are alarms (design/cni.md, "Deadline").
+      expect(timersArmed(modules)).toEqual([]);
     });
 
     it('without HOME, does not load node:os to find a ~/.kube/config it never reads (design/cni.md, "Redaction")', async () => {
@@ -141,6 +148,8 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       // kubeconfig lines, credentials and most of the HTTP head are read by hand (design/cni.md,
       // "Start-up cost"). A budget, not a list: 25 before on etcd.
       expect(expressionsRun(modules).length).toBeLessThanOrEqual(7);
+      // Deadlines and request timeouts are alarms (design/cni.md, "Deadline"). One setImmediate: the read transaction's batching turn.
+      expect(timersArmed(modules)).toEqual(['setImmediate:1']);
     });
   });
 
@@ -178,6 +187,8 @@ describe('the module graph of one ADD (the .cjs bundle)', () => {
       // kubeconfig lines, credentials and most of the HTTP head are read by hand (design/cni.md,
       // "Start-up cost"). A budget, not a list: 33 before on Kubernetes.
       expect(expressionsRun(modules).length).toBeLessThanOrEqual(10);
+      // Deadlines and request timeouts are alarms (design/cni.md, "Deadline"). One setImmediate: the turn that sends the pod's reads before the lock.
+      expect(timersArmed(modules)).toEqual(['setImmediate:1']);
     });
   });
 });

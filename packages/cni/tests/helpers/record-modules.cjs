@@ -6,7 +6,7 @@
 // objects the bundle itself constructed (the first costs a call about a millisecond of compiling),
 // and one `tz:<n>` line: how many calls of Date's methods that set up the local time zone the
 // process made (toISOString included: Node 20's V8 sets the zone up for it too; design/models.md,
-// "ISO time without the time zone").
+// "ISO time without the time zone"). And `timer:` lines (below).
 const Module = require('node:module');
 const { writeFileSync } = require('node:fs');
 
@@ -33,7 +33,11 @@ Module._load = function recordingLoad(request, parent, isMain) {
   return loaded;
 };
 let bundleUrls = 0;
-const fromBundle = () => /calico-ipam[^/\n]*\.cjs/.test(new Error().stack ?? '');
+// Taken before the `re:` recorder (below) wraps RegExp's methods: the recorder's own test is not the call's.
+const BUNDLE_FRAME = /calico-ipam[^/\n]*\.cjs/;
+// `exec` itself: `test` looks `exec` up on the expression, so it would meet the wrapper.
+const execExpression = RegExp.prototype.exec;
+const fromBundle = () => execExpression.call(BUNDLE_FRAME, new Error().stack ?? '') !== null;
 for (const name of ['URL', 'URLSearchParams']) {
   const Native = globalThis[name];
   globalThis[name] = class extends Native {
@@ -63,7 +67,20 @@ for (const name of ['exec', 'test', Symbol.replace, Symbol.split, Symbol.match, 
     return original.apply(this, args);
   };
 }
+// And one `timer:<name>:<n>` line per kind of Node timer the bundle armed, with how many: a fresh
+// process's first timer compiles Node's timer lists (design/cni.md, "Deadline").
+const timersArmed = new Map();
+for (const name of ['setTimeout', 'setInterval', 'setImmediate']) {
+  const original = globalThis[name];
+  const recordingTimer = function (...args) {
+    if (fromBundle()) timersArmed.set(name, (timersArmed.get(name) ?? 0) + 1);
+    return original.apply(this, args);
+  };
+  Object.defineProperties(recordingTimer, Object.getOwnPropertyDescriptors(original));
+  globalThis[name] = recordingTimer;
+}
 process.on('exit', () => {
+  for (const [name, count] of timersArmed) seen.add(`timer:${name}:${count}`);
   for (const source of expressionsRun) seen.add(`re:${source}`);
   seen.add(`url:${bundleUrls}`);
   seen.add(`tz:${timeZoneCalls}`);

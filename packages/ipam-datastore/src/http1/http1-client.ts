@@ -1,3 +1,4 @@
+import { armAlarm } from '@ipamkit/models';
 import { connectError, type ByteStream, type TlsSessionStore, type TlsSettings } from './byte-stream.js';
 import { connectRawTcp, rawTcpBindings } from './raw-tcp-stream.js';
 import { Http1ProtocolError, ResponseParser, type Http1Response } from './response-parser.js';
@@ -145,14 +146,14 @@ export class Http1Client {
 function waitForTurn(pool: OriginPool, until: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const turn = (): void => {
-      clearTimeout(timer);
+      timer.cancel();
       resolve();
     };
-    const timer = setTimeout(() => {
+    const timer = armAlarm(Math.max(1, until - Date.now()), () => {
       const at = pool.waiters.indexOf(turn);
       if (at >= 0) pool.waiters.splice(at, 1);
       reject(connectError('ETIMEDOUT', 'no connection became free in time'));
-    }, Math.max(1, until - Date.now()));
+    });
     pool.waiters.push(turn);
   });
 }
@@ -213,11 +214,11 @@ class Connection {
     if (stream === undefined || this.gone) return Promise.reject(connectError('ECONNRESET', 'the connection is closed'));
     stream.setRef(true);
     return new Promise<Http1Response>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = armAlarm(timeoutMs, () => {
         this.fail(connectError('ETIMEDOUT', `no answer within ${timeoutMs} ms`));
-      }, timeoutMs);
+      });
       const done = <T>(f: (v: T) => void) => (v: T): void => {
-        clearTimeout(timer);
+        timer.cancel();
         this.current = undefined;
         f(v);
       };

@@ -1,4 +1,5 @@
 import { getSystemErrorName } from 'node:util';
+import { armAlarm } from '@ipamkit/models';
 import { connectError, type ByteStream, type ByteStreamEvents } from './byte-stream.js';
 
 /**
@@ -125,13 +126,13 @@ export function connectRawTcp(b: RawBindings, address: string, port: number, tim
   };
 
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const timer = armAlarm(timeoutMs, () => {
       close(undefined, false);
       reject(connectError('ETIMEDOUT', `connect ETIMEDOUT ${target} (no connection within ${timeoutMs} ms)`));
-    }, timeoutMs);
+    });
     const req = new b.tcp.TCPConnectWrap();
     req.oncomplete = (status) => {
-      clearTimeout(timer);
+      timer.cancel();
       if (closed) return;
       if (status < 0) {
         close(undefined, false);
@@ -157,7 +158,7 @@ export function connectRawTcp(b: RawBindings, address: string, port: number, tim
     handle.setNoDelay(true);
     const status = address.includes(':') ? handle.connect6(req, address, port) : handle.connect(req, address, port);
     if (status < 0) {
-      clearTimeout(timer);
+      timer.cancel();
       close(undefined, false);
       reject(uvError(status, 'connect', target));
     }

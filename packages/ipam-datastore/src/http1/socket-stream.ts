@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { definedFields } from '@ipamkit/models';
+import { armAlarm, definedFields } from '@ipamkit/models';
 import { connectError, type ByteStream, type ByteStreamEvents, type ConnectTarget } from './byte-stream.js';
 
 /**
@@ -59,17 +59,17 @@ async function open(target: ConnectTarget): Promise<Socket> {
     ready = 'secureConnect';
   }
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const timer = armAlarm(timeoutMs, () => {
       socket.destroy();
       reject(connectError('ETIMEDOUT', `connect ETIMEDOUT ${host}:${port} (no connection within ${timeoutMs} ms)`));
-    }, timeoutMs);
+    });
     socket.once(ready, () => {
-      clearTimeout(timer);
+      timer.cancel();
       socket.removeListener('error', failed);
       resolve(socket);
     });
     const failed = (err: Error): void => {
-      clearTimeout(timer);
+      timer.cancel();
       socket.destroy();
       reject(err);
     };
