@@ -31,8 +31,9 @@ export async function cmdDel(inv: Invocation, workload: Workload): Promise<strin
       // failure in handle order is the one reported.
       const handles = [...new Set([workload.handleId, workload.workloadId])];
       // The container's handle (first) is expected to exist, assigned on this node: the blocks its
-      // last ADD used are read with it. The workload ID seldom exists: it reads its handle alone.
-      const outcomes = await Promise.allSettled(handles.map((handle, i) => ipam.releaseByHandle(handle, i === 0 ? { host: inv.node } : {})));
+      // last ADD used are read with it. The workload ID seldom exists: its handle is looked up alone,
+      // before any transaction (on SQLite, no write lock for it; design/cni.md, "DEL").
+      const outcomes = await Promise.allSettled(handles.map((handle, i) => ipam.releaseByHandle(handle, i === 0 ? { host: inv.node } : { seldomExists: true })));
       let failure: { err: unknown } | undefined;
       outcomes.forEach((outcome, i) => {
         const handle = handles[i] ?? '';

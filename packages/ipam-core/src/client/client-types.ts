@@ -105,6 +105,12 @@ export interface ReleaseByHandleOptions {
    * blocks its read hints name are read together with the handle (design/ipam-core.md, "Releasing").
    */
   readonly host?: string;
+  /**
+   * The handle seldom exists (a CNI DEL's workload ID, kept for allocations of old plugins): where a
+   * transaction takes the write lock at its start (SQLite), it is looked up alone first, so a missing
+   * one costs one read and no write lock (design/ipam-core.md, "Releasing").
+   */
+  readonly seldomExists?: boolean;
 }
 
 export interface IpamClient {

@@ -158,6 +158,11 @@ export async function releaseByHandle(deps: ClientDeps, handleId: string, option
   const host = options.host;
   const likelyBlocks = host === undefined ? [] : [4, 6].flatMap((version) => deps.affineHints.get(hintKey('host', host, version)) ?? []);
   if (deps.ds.transact !== undefined) {
+    // Where a transaction holds the write lock from its start (SQLite's BEGIN IMMEDIATE), a handle
+    // that seldom exists is looked up alone first: NotFoundError without taking the lock. One that
+    // exists is read again inside. On etcd the transaction's first read is batched with the other
+    // release's, so a lookup of its own would only add a request (design/ipam-core.md, "Releasing").
+    if (options.seldomExists === true && deps.ds.kind === 'sqlite') await deps.ds.handles.get(id);
     await releaseByHandleInTransaction(deps, id, likelyBlocks);
     return;
   }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import { type Datastore, type IPPool, NotFoundError } from '@ipamkit/models';
 import { FakeClock } from '@ipamkit/test-utils';
@@ -67,6 +70,49 @@ describe('ReleaseByHandle from a cold client on a real etcd', () => {
   });
 });
 
+describe('ReleaseByHandle of a handle that seldom exists, on SQLite', () => {
+  async function sqliteWithTransactionsCounted(): Promise<{ ds: Datastore; transactions: () => number; close: () => Promise<void> }> {
+    const dir = mkdtempSync(join(tmpdir(), 'release-seldom-'));
+    const ds = await createDatastore({ type: 'sqlite', path: join(dir, 'ipam.db') });
+    const transact = ds.transact?.bind(ds);
+    if (transact === undefined) throw new Error('the SQLite datastore offers transactions');
+    let transactions = 0;
+    const counted: Datastore = Object.assign(Object.create(ds) as Datastore, {
+      transact: (...args: Parameters<typeof transact>) => {
+        transactions += 1;
+        return transact(...args);
+      },
+    });
+    return {
+      ds: counted,
+      transactions: () => transactions,
+      close: async () => {
+        await ds.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it('finds a missing handle missing without opening a transaction (no write lock), and still releases one that exists', async () => {
+    const { ds, transactions, close } = await sqliteWithTransactionsCounted();
+    try {
+      await seeded(ds, {});
+      const ipam = client(ds);
+      const before = transactions();
+      await expect(ipam.releaseByHandle('never-assigned', { seldomExists: true })).rejects.toBeInstanceOf(NotFoundError);
+      expect(transactions()).toBe(before);
+      // Without the option, the lookup is the transaction's.
+      await expect(ipam.releaseByHandle('never-assigned')).rejects.toBeInstanceOf(NotFoundError);
+      expect(transactions()).toBe(before + 1);
+      await ipam.releaseByHandle('pod-1', { seldomExists: true });
+      expect(transactions()).toBe(before + 2);
+      expect(await assertConsistent(ds)).toEqual({ allocated: 1, handles: 1 });
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('ReleaseByHandle without transactions (Kubernetes)', () => {
   const kubernetesLike = async () => countingDatastore(await createDatastore({ type: 'memory' }), { asKind: 'kubernetes', withoutTransact: true });
 
@@ -99,6 +145,17 @@ describe('ReleaseByHandle without transactions (Kubernetes)', () => {
     counting.reset();
     await expect(client(counting.datastore).releaseByHandle('never-assigned')).rejects.toBeInstanceOf(NotFoundError);
     expect(counting.counts()).toMatchObject({ waves: 1, calls: 1 });
+  });
+
+  it('reads a handle that seldom exists once, as any other: its read is already the first', async () => {
+    const counting = await kubernetesLike();
+    await seeded(counting.datastore, {});
+    counting.reset();
+    await expect(client(counting.datastore).releaseByHandle('never-assigned', { seldomExists: true })).rejects.toBeInstanceOf(NotFoundError);
+    expect(counting.counts()).toMatchObject({ waves: 1, calls: 1 });
+    counting.reset();
+    await client(counting.datastore).releaseByHandle('pod-1', { seldomExists: true });
+    expect(counting.counts()).toMatchObject({ waves: 4, calls: 6 });
   });
 
   it('reads the node when the pool selects by label', async () => {
