@@ -1,10 +1,10 @@
 // Records the V8 code caches the single executable ships (design/cni.md, "Start-up cost"): for each
 // datastore, compiles dist/sea/calico-ipam.cjs exactly as scripts/sea-loader.cjs does, runs it
-// in-process for an ADD and a DEL on that datastore in its steady state, the node's block already
-// claimed (a throw-away SQLite file, the
-// Kubernetes API test server, a throw-away etcd when Debian's etcd is installed), and writes the
-// cache of everything compiled (dist/sea/calico-ipam.<datastore>.cache); and VERSION's answer
-// (dist/sea/calico-ipam.version). Runs in this build's node, which is the binary the executable is
+// in-process for an ADD on that datastore in its steady state, the node's block already claimed (a
+// throw-away SQLite file, the Kubernetes API test server, a throw-away etcd when Debian's etcd is
+// installed), and writes the cache of everything compiled (dist/sea/calico-ipam.<datastore>.add.cache);
+// then compiles it afresh, runs the DEL of that container, and writes its cache
+// (dist/sea/calico-ipam.<datastore>.del.cache); and VERSION's answer (dist/sea/calico-ipam.version). Runs in this build's node, which is the binary the executable is
 // made of, so V8 accepts the caches.
 import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
@@ -20,7 +20,8 @@ import { DEFAULT_ETCD_BINARY, startEtcd, startKubeApiServer } from '@ipamkit/tes
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const bundle = join(dist, 'sea', 'calico-ipam.cjs');
-const cacheFile = (datastore) => join(dist, 'sea', `calico-ipam.${datastore}.cache`);
+/** The cache of one datastore's calls: `add` serves every command but DEL (design/cni.md, "Start-up cost"). */
+const cacheFile = (datastore, verb) => join(dist, 'sea', `calico-ipam.${datastore}.${verb}.cache`);
 const crdDir = fileURLToPath(new URL('../../ipam-datastore/manifests/crds', import.meta.url));
 const dir = fs.mkdtempSync(join(tmpdir(), 'calico-ipam-train-'));
 const NODE = 'train-node';
@@ -43,9 +44,14 @@ const source = fs.readFileSync(bundle, 'utf8');
 // The loader decodes the bundle as Latin-1 from the executable's raw bytes: it must be ASCII.
 if (Buffer.byteLength(source, 'utf8') !== source.length) throw new Error(`train-code-cache: ${bundle} is not ASCII; the single executable's loader reads it as Latin-1`);
 
-/** A fresh compilation of the bundle, as the loader makes it: its cache holds what its calls compile. */
-function compile() {
-  const script = new Script(Module.wrap(source), { filename: 'calico-ipam.cjs' });
+/**
+ * A fresh compilation of the bundle, as the loader makes it: its cache holds what its calls compile.
+ * Each compilation gets a name of its own: V8 hands a second compilation of the same source and
+ * name the functions the first one compiled, so a DEL's cache would hold the ADD's functions too.
+ * V8 checks a cache against the source, not the name: the loader's compilation takes it.
+ */
+function compile(name) {
+  const script = new Script(Module.wrap(source), { filename: `calico-ipam.cjs (${name})` });
   return { script, run: script.runInThisContext() };
 }
 
@@ -83,17 +89,18 @@ async function call({ run }, env, stdin) {
   }
 }
 
-/** ADD and DEL of one container; writes the cache. */
+/** ADD and DEL of one container, each in a compilation of its own; writes their caches. */
 async function train(datastore, keys, containerId, cniArgs) {
-  const compiled = compile();
   const conf = {
     cniVersion: '1.0.0', name: 'train-net', type: 'calico', nodename: NODE,
     ipam_lock_file: join(dir, 'ipam.lock'), ipam: { type: 'calico-ipam' }, ...keys,
   };
   const env = { CNI_CONTAINERID: containerId, CNI_NETNS: '/proc/self/ns/net', CNI_IFNAME: 'eth0', CNI_PATH: '/usr/lib/cni', ...(cniArgs === undefined ? {} : { CNI_ARGS: cniArgs }) };
-  await call(compiled, { ...env, CNI_COMMAND: 'ADD' }, JSON.stringify(conf));
-  await call(compiled, { ...env, CNI_COMMAND: 'DEL' }, JSON.stringify(conf));
-  fs.writeFileSync(cacheFile(datastore), compiled.script.createCachedData());
+  for (const verb of ['ADD', 'DEL']) {
+    const compiled = compile(`${datastore} ${verb}`);
+    await call(compiled, { ...env, CNI_COMMAND: verb }, JSON.stringify(conf));
+    fs.writeFileSync(cacheFile(datastore, verb.toLowerCase()), compiled.script.createCachedData());
+  }
 }
 
 /** The training of one datastore: its server on loopback, the calls, the cache. */
@@ -120,9 +127,9 @@ const TRAININGS = {
     if (!fs.existsSync(DEFAULT_ETCD_BINARY)) {
       // The executable still needs the asset: the top level only.
       process.stderr.write(`train-code-cache: ${DEFAULT_ETCD_BINARY} is not installed; the etcd cache holds the top level only\n`);
-      const untrained = compile();
+      const untrained = compile('etcd untrained');
       await call(untrained, { CNI_COMMAND: 'VERSION' }, '');
-      fs.writeFileSync(cacheFile('etcd'), untrained.script.createCachedData());
+      for (const verb of ['add', 'del']) fs.writeFileSync(cacheFile('etcd', verb), untrained.script.createCachedData());
       return;
     }
     const etcd = await startEtcd();
@@ -143,10 +150,10 @@ try {
     await training();
   } else {
     // VERSION's answer depends on nothing but the build: the executable answers it from this asset.
-    fs.writeFileSync(join(dist, 'sea', 'calico-ipam.version'), await call(compile(), { CNI_COMMAND: 'VERSION' }, ''));
-    // One process per datastore: V8 shares compiled functions between compilations of the same
-    // source in one process, so a cache recorded after another datastore's training would hold
-    // that datastore's functions too (and every call would deserialise them).
+    fs.writeFileSync(join(dist, 'sea', 'calico-ipam.version'), await call(compile('VERSION'), { CNI_COMMAND: 'VERSION' }, ''));
+    // One process per datastore: besides the compilation cache (see compile), functions V8 shares
+    // between compilations of one source in a process would carry one datastore's training into
+    // another's cache (and every call would deserialise them).
     for (const name of Object.keys(TRAININGS)) {
       execFileSync(process.execPath, [fileURLToPath(import.meta.url), name], { stdio: ['ignore', 'ignore', 'inherit'] });
     }

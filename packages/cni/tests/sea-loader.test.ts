@@ -8,7 +8,7 @@ describe('the single executable loader', () => {
   it('runs the bundle with the code cache the build recorded, and V8 takes it', async () => {
     const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: 'VERSION', IPAMKIT_SEA_CODE_CACHE_REPORT: '1' }), '');
     expect(res.code).toBe(0);
-    expect(res.stderr).toContain('code cache accepted (calico-ipam.kubernetes.cache)');
+    expect(res.stderr).toContain('code cache accepted (calico-ipam.kubernetes.add.cache)');
   });
 
   it('turns off optimizing compilation, the scheduled scavenge and regexp tier-up once the cache is taken (design/cni.md, "Start-up cost")', async () => {
@@ -34,8 +34,19 @@ describe('the single executable loader', () => {
   ])('takes the cache of the datastore a config names: %j with %j → %s', async (keys, env, cache) => {
     const conf = JSON.stringify({ cniVersion: '1.0.0', name: 'n', type: 'calico', ipam: { type: 'calico-ipam' }, ...keys });
     const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: 'ADD', IPAMKIT_SEA_CODE_CACHE_REPORT: '1', ...env }), conf);
-    expect(res.stderr).toContain(`code cache accepted (calico-ipam.${cache}.cache)`);
+    expect(res.stderr).toContain(`code cache accepted (calico-ipam.${cache}.add.cache)`);
     // No CNI_CONTAINERID: the plugin read the same config and refused the call itself.
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout)).toMatchObject({ code: 4 });
+  });
+
+  it.each([
+    ['DEL', 'del'],
+    ['CHECK', 'add'],
+  ])('takes the cache trained on the verb: %s → %s', async (command, verb) => {
+    const conf = JSON.stringify({ cniVersion: '1.0.0', name: 'n', type: 'calico', ipam: { type: 'calico-ipam' }, datastore_type: 'sqlite' });
+    const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: command, IPAMKIT_SEA_CODE_CACHE_REPORT: '1' }), conf);
+    expect(res.stderr).toContain(`code cache accepted (calico-ipam.sqlite.${verb}.cache)`);
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout)).toMatchObject({ code: 4 });
   });
@@ -45,7 +56,7 @@ describe('the single executable loader', () => {
     // loader guessing Kubernetes and the plugin answering a decode error (code 6).
     const conf = `{"pad":"${'\u00fc'.repeat(100_000)}","cniVersion":"1.0.0","name":"n","type":"calico","ipam":{"type":"calico-ipam"},"datastore_type":"sqlite"}`;
     const res = await spawnCollect(SEA, [], pluginEnv({ CNI_COMMAND: 'ADD', IPAMKIT_SEA_CODE_CACHE_REPORT: '1' }), conf);
-    expect(res.stderr).toContain('code cache accepted (calico-ipam.sqlite.cache)');
+    expect(res.stderr).toContain('code cache accepted (calico-ipam.sqlite.add.cache)');
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout)).toMatchObject({ code: 4 });
   });
