@@ -85,18 +85,39 @@ export async function runWithinDeadline<T>(deadline: CallDeadline, work: () => P
     expire = () => reject(deadline.expired());
   });
   const alarm = armAlarm(deadline.remainingMs(), () => expire?.());
-  let keptOpen: NodeJS.Timeout | undefined;
-  const holdOpen = (): void => {
-    keptOpen ??= setTimeout(() => expire?.(), deadline.remainingMs());
-  };
-  process.once('beforeExit', holdOpen);
+  const call: PendingCall = { deadline, expire: () => expire?.(), keptOpen: undefined };
+  pendingCalls.add(call);
+  watchForADryEventLoop();
   try {
     return await Promise.race([work(), expired]);
   } finally {
     alarm.cancel();
-    process.removeListener('beforeExit', holdOpen);
-    clearTimeout(keptOpen);
+    pendingCalls.delete(call);
+    clearTimeout(call.keptOpen);
   }
+}
+
+/** A call under way, and the timer that holds the process open for it once the event loop ran dry. */
+interface PendingCall {
+  readonly deadline: CallDeadline;
+  readonly expire: () => void;
+  keptOpen: NodeJS.Timeout | undefined;
+}
+
+const pendingCalls = new Set<PendingCall>();
+let watchingForADryEventLoop = false;
+
+/**
+ * One `beforeExit` listener for the process, registered by its first call and kept: adding and
+ * removing one per call would compile the emitter's once-and-remove paths for every short-lived
+ * process. It arms a timer for each call still pending.
+ */
+function watchForADryEventLoop(): void {
+  if (watchingForADryEventLoop) return;
+  watchingForADryEventLoop = true;
+  process.on('beforeExit', () => {
+    for (const call of pendingCalls) call.keptOpen ??= setTimeout(call.expire, call.deadline.remainingMs());
+  });
 }
 
 /** Waits `ms`, or less when the call's budget ends first; false when the budget is spent. */

@@ -73,14 +73,18 @@ describe('the deadlines arm no Node timer on a call that ends well (design/cni.m
     vi.restoreAllMocks();
   });
 
-  it('runWithinDeadline and withDeadline, settled in time, never call setTimeout and leave no beforeExit listener', async () => {
+  it('runWithinDeadline and withDeadline, settled in time, never call setTimeout, and calls add no beforeExit listener after the first', async () => {
     const timeout = vi.spyOn(globalThis, 'setTimeout');
-    const listeners = process.listenerCount('beforeExit');
     const d = new CallDeadline(10, 'x');
     const answer = await runWithinDeadline(d, () => withDeadline(d, ALLOCATION_DEADLINE_MS, 'assigning addresses', async () => await Promise.resolve('ok')));
     expect(answer).toBe('ok');
     expect(timeout).not.toHaveBeenCalled();
+    const listeners = process.listenerCount('beforeExit');
+    for (let i = 0; i < 20; i++) await runWithinDeadline(new CallDeadline(10, 'x'), async () => await Promise.resolve(i));
     expect(process.listenerCount('beforeExit')).toBe(listeners);
+    // A dry event loop now finds no call pending: no timer.
+    process.emit('beforeExit', 0);
+    expect(timeout).not.toHaveBeenCalled();
   });
 
   it('holds the process open with a timer for what is left of the budget when the event loop runs dry, and answers code 11 at its end', async () => {
