@@ -1,10 +1,9 @@
 // Records the V8 code caches the single executable ships (design/cni.md, "Start-up cost"): for each
-// datastore, compiles dist/sea/calico-ipam.cjs exactly as scripts/sea-loader.cjs does, runs it
-// in-process for an ADD on that datastore in its steady state, the node's block already claimed (a
-// throw-away SQLite file, the Kubernetes API test server, a throw-away etcd when Debian's etcd is
-// installed), and writes the cache of everything compiled (dist/sea/calico-ipam.<datastore>.add.cache);
-// then compiles it afresh, runs the DEL of that container, and writes its cache
-// (dist/sea/calico-ipam.<datastore>.del.cache); and VERSION's answer (dist/sea/calico-ipam.version). Runs in this build's node, which is the binary the executable is
+// datastore and verb (ADD, DEL), in a process of its own, compiles dist/sea/calico-ipam.cjs exactly
+// as scripts/sea-loader.cjs does, runs it in-process for that verb on that datastore in its steady
+// state, the node's block already claimed (a throw-away SQLite file, the Kubernetes API test server,
+// a throw-away etcd when Debian's etcd is installed), and writes the cache of everything compiled
+// (dist/sea/calico-ipam.<datastore>.<verb>.cache); and VERSION's answer (dist/sea/calico-ipam.version). Runs in this build's node, which is the binary the executable is
 // made of, so V8 accepts the caches.
 import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
@@ -44,14 +43,17 @@ const source = fs.readFileSync(bundle, 'utf8');
 // The loader decodes the bundle as Latin-1 from the executable's raw bytes: it must be ASCII.
 if (Buffer.byteLength(source, 'utf8') !== source.length) throw new Error(`train-code-cache: ${bundle} is not ASCII; the single executable's loader reads it as Latin-1`);
 
+/** The name the loader compiles the bundle under; a cache keeps it, and stack traces show it. */
+const BUNDLE_NAME = 'calico-ipam.cjs';
+
 /**
  * A fresh compilation of the bundle, as the loader makes it: its cache holds what its calls compile.
- * Each compilation gets a name of its own: V8 hands a second compilation of the same source and
- * name the functions the first one compiled, so a DEL's cache would hold the ADD's functions too.
- * V8 checks a cache against the source, not the name: the loader's compilation takes it.
+ * V8 hands a second compilation of the same source and name in one process the functions the first
+ * one compiled, so a compilation whose cache is kept is the first of its name in its process; a
+ * DEL's set-up (the ADD it deletes) compiles under another name.
  */
-function compile(name) {
-  const script = new Script(Module.wrap(source), { filename: `calico-ipam.cjs (${name})` });
+function compile(name = BUNDLE_NAME) {
+  const script = new Script(Module.wrap(source), { filename: name });
   return { script, run: script.runInThisContext() };
 }
 
@@ -89,73 +91,74 @@ async function call({ run }, env, stdin) {
   }
 }
 
-/** ADD and DEL of one container, each in a compilation of its own; writes their caches. */
-async function train(datastore, keys, containerId, cniArgs) {
+/** `verb` (ADD or DEL; a DEL of a container ADDed first under another name) of one container; writes its cache. */
+async function train(verb, datastore, keys, containerId, cniArgs) {
   const conf = {
     cniVersion: '1.0.0', name: 'train-net', type: 'calico', nodename: NODE,
     ipam_lock_file: join(dir, 'ipam.lock'), ipam: { type: 'calico-ipam' }, ...keys,
   };
   const env = { CNI_CONTAINERID: containerId, CNI_NETNS: '/proc/self/ns/net', CNI_IFNAME: 'eth0', CNI_PATH: '/usr/lib/cni', ...(cniArgs === undefined ? {} : { CNI_ARGS: cniArgs }) };
-  for (const verb of ['ADD', 'DEL']) {
-    const compiled = compile(`${datastore} ${verb}`);
-    await call(compiled, { ...env, CNI_COMMAND: verb }, JSON.stringify(conf));
-    fs.writeFileSync(cacheFile(datastore, verb.toLowerCase()), compiled.script.createCachedData());
-  }
+  if (verb === 'DEL') await call(compile(`${BUNDLE_NAME} (training set-up)`), { ...env, CNI_COMMAND: 'ADD' }, JSON.stringify(conf));
+  const compiled = compile();
+  await call(compiled, { ...env, CNI_COMMAND: verb }, JSON.stringify(conf));
+  fs.writeFileSync(cacheFile(datastore, verb.toLowerCase()), compiled.script.createCachedData());
 }
 
-/** The training of one datastore: its server on loopback, the calls, the cache. */
+/** The training of one datastore and verb: its server on loopback, the calls, the cache. */
 const TRAININGS = {
-  async sqlite() {
+  async sqlite(verb) {
     const db = join(dir, 'ipam.db');
     await seed({ type: 'sqlite', path: db });
-    await train('sqlite', { datastore_type: 'sqlite', sqlite_path: db }, 'train-sqlite');
+    await train(verb, 'sqlite', { datastore_type: 'sqlite', sqlite_path: db }, 'train-sqlite');
   },
-  async kubernetes() {
+  async kubernetes(verb) {
     const server = await startKubeApiServer({ crdDirectories: [crdDir] });
     try {
       const kubeconfig = server.writeKubeconfig(join(dir, 'kubeconfig'));
       await seed({ type: 'kubernetes', kubeconfig });
       server.inject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'train' } });
       server.inject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'train-pod', namespace: 'train' } });
-      await train('kubernetes', { datastore_type: 'kubernetes', kubernetes: { kubeconfig }, policy: { type: 'k8s' } }, 'train-kube', 'IgnoreUnknown=1;K8S_POD_NAMESPACE=train;K8S_POD_NAME=train-pod');
+      await train(verb, 'kubernetes', { datastore_type: 'kubernetes', kubernetes: { kubeconfig }, policy: { type: 'k8s' } }, 'train-kube', 'IgnoreUnknown=1;K8S_POD_NAMESPACE=train;K8S_POD_NAME=train-pod');
     } finally {
       await server.close();
     }
   },
-  async etcd() {
+  async etcd(verb) {
     // etcd is a system package: where it is installed (CI, a developer's machine) its path is trained.
     if (!fs.existsSync(DEFAULT_ETCD_BINARY)) {
       // The executable still needs the asset: the top level only.
       process.stderr.write(`train-code-cache: ${DEFAULT_ETCD_BINARY} is not installed; the etcd cache holds the top level only\n`);
-      const untrained = compile('etcd untrained');
+      const untrained = compile();
       await call(untrained, { CNI_COMMAND: 'VERSION' }, '');
-      for (const verb of ['add', 'del']) fs.writeFileSync(cacheFile('etcd', verb), untrained.script.createCachedData());
+      fs.writeFileSync(cacheFile('etcd', verb.toLowerCase()), untrained.script.createCachedData());
       return;
     }
     const etcd = await startEtcd();
     try {
       await seed({ type: 'etcd', endpoints: [etcd.endpoint], prefix: '/train' });
-      await train('etcd', { datastore_type: 'etcdv3', etcd_endpoints: etcd.endpoint, etcd_prefix: '/train' }, 'train-etcd');
+      await train(verb, 'etcd', { datastore_type: 'etcdv3', etcd_endpoints: etcd.endpoint, etcd_prefix: '/train' }, 'train-etcd');
     } finally {
       await etcd.stop();
     }
   },
 };
 
-const only = process.argv[2];
+const VERBS = ['ADD', 'DEL'];
+const [only, onlyVerb] = process.argv.slice(2);
 try {
   if (only !== undefined) {
     const training = TRAININGS[only];
     if (training === undefined) throw new Error(`train-code-cache: no datastore ${only}`);
-    await training();
+    if (!VERBS.includes(onlyVerb)) throw new Error(`train-code-cache: no verb ${onlyVerb}`);
+    await training(onlyVerb);
   } else {
     // VERSION's answer depends on nothing but the build: the executable answers it from this asset.
-    fs.writeFileSync(join(dist, 'sea', 'calico-ipam.version'), await call(compile('VERSION'), { CNI_COMMAND: 'VERSION' }, ''));
-    // One process per datastore: besides the compilation cache (see compile), functions V8 shares
-    // between compilations of one source in a process would carry one datastore's training into
-    // another's cache (and every call would deserialise them).
+    fs.writeFileSync(join(dist, 'sea', 'calico-ipam.version'), await call(compile(), { CNI_COMMAND: 'VERSION' }, ''));
+    // One process per datastore and verb: V8 shares compiled functions between compilations of one
+    // source in a process, so a cache recorded after another training would hold its functions too
+    // (and every call would deserialise them).
     for (const name of Object.keys(TRAININGS)) {
-      execFileSync(process.execPath, [fileURLToPath(import.meta.url), name], { stdio: ['ignore', 'ignore', 'inherit'] });
+      for (const verb of VERBS) execFileSync(process.execPath, [fileURLToPath(import.meta.url), name, verb], { stdio: ['ignore', 'ignore', 'inherit'] });
     }
   }
 } finally {
