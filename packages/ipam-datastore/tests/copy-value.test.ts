@@ -50,6 +50,30 @@ describe('copyValue', () => {
     expect(copyValue(value).attributes[0]).not.toBe(frozen);
   });
 
+  it('walks a deeply frozen object once: later copies share it without looking inside', () => {
+    // A proxy that counts every look inside the frozen attribute (its keys, members and prototype).
+    let looks = 0;
+    const counting: ProxyHandler<object> = {
+      ownKeys: (target) => (looks++, Reflect.ownKeys(target)),
+      getOwnPropertyDescriptor: (target, key) => (looks++, Reflect.getOwnPropertyDescriptor(target, key)),
+      get: (target, key, receiver) => (looks++, Reflect.get(target, key, receiver) as unknown),
+      getPrototypeOf: (target) => (looks++, Reflect.getPrototypeOf(target)),
+    };
+    const attribute = new Proxy(Object.freeze({ handleId: 'h', activeOwnerAttrs: Object.freeze({ pod: 'p' }) }), counting);
+    const first = copyValue({ attributes: [attribute] }, true);
+    expect(first.attributes[0]).toBe(attribute);
+    expect(looks).toBeGreaterThan(0);
+    looks = 0;
+    const second = copyValue({ attributes: [attribute], more: [attribute] }, true);
+    expect(second.attributes[0]).toBe(attribute);
+    expect(second.more[0]).toBe(attribute);
+    expect(looks).toBe(0);
+    // Not frozen all the way down: never remembered, so copied every time.
+    const shallow = Object.freeze({ handleId: 'h', activeOwnerAttrs: { pod: 'p' } });
+    expect(copyValue({ a: shallow }, true).a).not.toBe(shallow);
+    expect(copyValue({ a: shallow }, true).a).not.toBe(shallow);
+  });
+
   it('keeps a __proto__ key as an own data property and bigints as they are', () => {
     const copy = copyValue(JSON.parse('{"__proto__":{"x":1},"n":[null,true,"s"]}') as Record<string, unknown>);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);

@@ -185,7 +185,7 @@ const blockLike = fc.record({
   unallocated: fc.array(fc.nat(3), { maxLength: 4 }),
   attributes: fc.oneof(fc.array(roundTripValue, { maxLength: 2 }), fc.array(attributeLike, { maxLength: 3 })),
   sequenceNumber: fc.oneof(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.integer()),
-  sequenceNumberForAllocation: fc.dictionary(fc.constantFrom('0', '1', '2', '__proto__'), fc.oneof(fc.bigInt({ min: 0n, max: 1n << 64n }), fc.nat())),
+  sequenceNumberForAllocation: fc.dictionary(fc.constantFrom('0', '1', '2', '63', '4095', '12345678901', '', '__proto__', 'a"b', '1\\n', '٣'), fc.oneof(fc.bigInt({ min: 0n, max: 1n << 64n }), fc.nat())),
   deleted: fc.boolean(),
 });
 
@@ -313,6 +313,22 @@ describe('encodeExact', () => {
     const block = allocateFirst(sampleBlock('10.0.0.0/30'), 'h1') as unknown as Record<string, unknown>;
     expect(encodeExact('block', block)).toBe(encodeValue(block));
     expect(encodeExact('node', { name: 'n', big: 1n << 60n })).toBeUndefined();
+  });
+
+  it('writes a full block’s per-ordinal sequence numbers as the lossless writer does', () => {
+    // 64 ordinals' keys (one to two digits) and time-seeded numbers above 2^53, and an empty map.
+    const base = 1_764_612_345_678_901_234n;
+    for (let round = 0; round < 20; round++) {
+      const block: Record<string, unknown> = { ...sampleBlock('10.0.0.0/26'), sequenceNumber: base + BigInt(round * 64) };
+      const perOrdinal: Record<string, bigint> = {};
+      for (let ordinal = 0; ordinal < 64; ordinal++) perOrdinal[String(ordinal)] = base + BigInt(round * 64 + ((ordinal * 7) % 97));
+      block['sequenceNumberForAllocation'] = perOrdinal;
+      const lossless = encodeValue(block);
+      expect(encodeExact('block', block)).toBe(lossless);
+    }
+    expect(encodeExact('block', { ...sampleBlock('10.0.0.0/26'), sequenceNumber: -5n, sequenceNumberForAllocation: {} })).toBe(
+      encodeValue({ ...sampleBlock('10.0.0.0/26'), sequenceNumber: -5n, sequenceNumberForAllocation: {} }),
+    );
   });
 });
 

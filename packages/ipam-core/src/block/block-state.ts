@@ -80,9 +80,39 @@ export function findOrAddAttribute(block: AllocationBlock, handleId: string | un
 
 /**
  * Drops attributes no allocation points at and renumbers `allocations` (design/calico-ipam.md#cooldown step 3).
- * Mutates `block` (a private clone); returns whether anything was dropped.
+ * Mutates `block` (a private clone); returns whether anything was dropped. Every release runs it on
+ * the block it writes, so the usual case (every index a whole number naming an attribute) is
+ * counted and renumbered with arrays; any other index takes the general path (design/ipam-core.md,
+ * "Allocation cost: the ninth round (2026-12-02)").
  */
 export function compactAttributes(block: AllocationBlock): boolean {
+  const attributes = block.attributes;
+  const n = attributes.length;
+  // -1: no ordinal refers to the attribute; then its new index once kept.
+  const renumbered = new Array<number>(n).fill(-1);
+  let usedCount = 0;
+  for (const index of block.allocations) {
+    if (index === null) continue;
+    if (!Number.isInteger(index) || index < 0 || index >= n) return compactAttributesGenerally(block);
+    if (renumbered[index] === -1) {
+      renumbered[index] = 0;
+      usedCount++;
+    }
+  }
+  if (usedCount === n) return false;
+  const kept: AllocationAttribute[] = [];
+  attributes.forEach((attribute, index) => {
+    if (renumbered[index] === -1) return;
+    renumbered[index] = kept.length;
+    kept.push(attribute);
+  });
+  block.attributes = kept;
+  block.allocations = block.allocations.map((index) => (index === null ? null : (renumbered[index] ?? null)));
+  return true;
+}
+
+/** compactAttributes for allocations holding an index that names no attribute (a corrupt block). */
+function compactAttributesGenerally(block: AllocationBlock): boolean {
   const used = new Set<number>();
   for (const index of block.allocations) if (index !== null) used.add(index);
   if (used.size === block.attributes.length && [...used].every((i) => i < block.attributes.length)) return false;
@@ -104,10 +134,21 @@ export function formatWholeSeconds(date: Date): string {
   return isoUtc(new Date(Math.floor(date.getTime() / 1000) * 1000)).replace('.000Z', 'Z');
 }
 
+/** The last `formatReleasedAt` answer, by the millisecond time it formatted. */
+let lastReleasedAt: { readonly at: number; readonly text: string } = { at: Number.NaN, text: '' };
+
 /**
  * `releasedAt` rounded **up** to the next whole second: the stored value then never makes a
  * cooldown shorter than asked (Calico truncates, which can shorten it by up to a second).
  */
 export function formatReleasedAt(date: Date): string {
-  return isoUtc(new Date(Math.ceil(date.getTime() / 1000) * 1000)).replace('.000Z', 'Z');
+  const at = Math.ceil(date.getTime() / 1000) * 1000;
+  // Releases come in runs within one second: the last second's text is kept (design/ipam-core.md,
+  // "Allocation cost: the ninth round (2026-12-02)"). NaN never equals itself, so an invalid date
+  // is formatted (and throws) as before.
+  if (at === lastReleasedAt.at) return lastReleasedAt.text;
+  const text = isoUtc(new Date(at)).replace('.000Z', 'Z');
+  lastReleasedAt = { at, text };
+  return text;
 }
+

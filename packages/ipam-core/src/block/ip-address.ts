@@ -16,10 +16,10 @@ import {
 
 /** A masked CIDR as the half-open interval [base, base + size). */
 export interface BlockInterval {
-  version: IPVersion;
-  base: bigint;
-  prefixLength: number;
-  size: bigint;
+  readonly version: IPVersion;
+  readonly base: bigint;
+  readonly prefixLength: number;
+  readonly size: bigint;
 }
 
 export class InvalidAddressError extends ValidationError {
@@ -39,10 +39,29 @@ export function parseInputAddress(text: string): ParsedAddress {
 }
 
 /**
+ * The last CIDRs parsed, frozen: every block operation and address of a block parses the block's
+ * CIDR, several times per allocation (design/ipam-core.md, "Allocation cost: the ninth round
+ * (2026-12-02)"). Text that does not parse throws and is not kept; cleared when full.
+ */
+const parsedBlockIntervals = new Map<string, BlockInterval>();
+const PARSED_BLOCK_INTERVALS = 1024;
+
+/**
  * Parses `a/len` (masked, as Go's ParseCIDR does) or, when `allowBareAddress`, a bare address as a
  * single-address CIDR. Throws InvalidAddressError.
  */
 export function parseBlockInterval(text: string, allowBareAddress = false): BlockInterval {
+  if (allowBareAddress) return parseInterval(text, true);
+  let interval = parsedBlockIntervals.get(text);
+  if (interval === undefined) {
+    interval = Object.freeze(parseInterval(text, false));
+    if (parsedBlockIntervals.size >= PARSED_BLOCK_INTERVALS) parsedBlockIntervals.clear();
+    parsedBlockIntervals.set(text, interval);
+  }
+  return interval;
+}
+
+function parseInterval(text: string, allowBareAddress: boolean): BlockInterval {
   const trimmed = text.trim();
   if (!allowBareAddress && !trimmed.includes('/')) throw new InvalidAddressError(text, 'CIDR');
   try {

@@ -6,7 +6,6 @@ import {
   NotFoundError,
   type Versioned,
 } from '@ipamkit/models';
-import { bumpSequenceNumber } from '../block/block-writes.js';
 import { garbageCollectCooldown } from '../block/garbage-collect-cooldown.js';
 import type { AssignContextCache } from './assign-context-cache.js';
 import type { Clock } from './client-types.js';
@@ -53,8 +52,22 @@ export function collectedBlock(stored: AllocationBlock, config: IPAMConfig, now:
 
 /** `next` as an update of `original`: sequence number bumped once, CAS on the revision read (design/calico-ipam.md#cross-cutting-mechanics updateBlock). */
 export function asUpdate(original: Versioned<AllocationBlock>, next: AllocationBlock): Versioned<AllocationBlock> {
-  const bumped = bumpSequenceNumber(next);
-  return original.uid === undefined ? { ...bumped, revision: original.revision } : { ...bumped, revision: original.revision, uid: original.uid };
+  // `bumpSequenceNumber(next)` and the revision, without copying next's arrays and maps: the value
+  // goes straight to a write, which copies or encodes it, and no block operation changes a block
+  // it did not clone (design/ipam-core.md, "Allocation cost: the ninth round (2026-12-02)"). The
+  // fields and their order are cloneBlock's, so the written text is as before.
+  const written: AllocationBlock = {
+    cidr: next.cidr,
+    allocations: next.allocations,
+    unallocated: next.unallocated,
+    attributes: next.attributes,
+    sequenceNumber: next.sequenceNumber + 1n,
+    sequenceNumberForAllocation: next.sequenceNumberForAllocation,
+    deleted: next.deleted,
+  };
+  if (next.affinity !== undefined) written.affinity = { ...next.affinity };
+  if (next.affinityClaimTime !== undefined) written.affinityClaimTime = next.affinityClaimTime;
+  return original.uid === undefined ? Object.assign(written, { revision: original.revision }) : Object.assign(written, { revision: original.revision, uid: original.uid });
 }
 
 /** Strips revision/uid so a stored object can be handed to pure logic or `create`. */

@@ -1,4 +1,4 @@
-import { type AllocationBlock, type IPAMConfig, type IPPool, type Node, selectsEveryNode, selectsNode } from '@ipamkit/models';
+import { type AllocationBlock, type DefaultedIPPool, type IPAMConfig, type IPPool, type Node, selectsEveryNode, selectsNode } from '@ipamkit/models';
 import { type ClientDeps, orUndefined } from './client-deps.js';
 import { defaultedPools, enabledPools, poolContaining } from './pool-qualification.js';
 import { releaseBlockAffinityOf } from './release-block-affinity.js';
@@ -8,8 +8,17 @@ import { releaseBlockAffinityOf } from './release-block-affinity.js';
  * enabled and no longer selects the host's node. Pure; `node` is the block's affinity host.
  */
 export function poolNoLongerSelectsHost(block: AllocationBlock, node: Node | undefined, pools: readonly IPPool[]): boolean {
+  return node !== undefined && poolNoLongerSelectsHostAmong(block, node, defaultedPools(pools));
+}
+
+/**
+ * `poolNoLongerSelectsHost` for pools already through `defaultedPools` (a transaction's `txPools`):
+ * defaulting and sorting them again gives the same list (the defaults only fill what is unset), so
+ * it is skipped (design/ipam-core.md, "Allocation cost: the ninth round (2026-12-02)").
+ */
+export function poolNoLongerSelectsHostAmong(block: AllocationBlock, node: Node | undefined, defaulted: readonly DefaultedIPPool[]): boolean {
   if (node === undefined) return false;
-  const pool = poolContaining(enabledPools(defaultedPools([...pools])), block.cidr);
+  const pool = poolContaining(enabledPools(defaulted), block.cidr);
   return pool !== undefined && !selectsNode(pool, node.labels);
 }
 
@@ -21,7 +30,12 @@ export function poolNoLongerSelectsHost(block: AllocationBlock, node: Node | und
  * `poolNoLongerSelectsHost`, as before.
  */
 export function selectionNeedsNode(block: AllocationBlock, pools: readonly IPPool[]): boolean {
-  const pool = poolContaining(enabledPools(defaultedPools([...pools])), block.cidr);
+  return selectionNeedsNodeAmong(block, defaultedPools(pools));
+}
+
+/** `selectionNeedsNode` for pools already through `defaultedPools` (as `poolNoLongerSelectsHostAmong`). */
+export function selectionNeedsNodeAmong(block: AllocationBlock, defaulted: readonly DefaultedIPPool[]): boolean {
+  const pool = poolContaining(enabledPools(defaulted), block.cidr);
   if (pool === undefined) return false;
   try {
     return !selectsEveryNode(pool);

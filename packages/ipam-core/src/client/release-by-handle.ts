@@ -5,7 +5,7 @@ import { releaseHandleInBlock } from '../block/release-handle-in-block.js';
 import { persistRelease } from './block-handle-writes.js';
 import { asUpdate, type ClientDeps, collectedBlock, hintKey, orUndefined, unversioned } from './client-deps.js';
 import type { ReleaseByHandleOptions } from './client-types.js';
-import { ensureConsistentAffinity, giveUpAffinityIfEmpty, poolNoLongerSelectsHost, selectionNeedsNode } from './ensure-consistent-affinity.js';
+import { ensureConsistentAffinity, giveUpAffinityIfEmpty, poolNoLongerSelectsHostAmong, selectionNeedsNodeAmong } from './ensure-consistent-affinity.js';
 import { txConfig, txNode, txPools } from './cached-reads.js';
 import { readIpamConfig } from './ipam-config-ops.js';
 import { inTransaction } from './transaction.js';
@@ -137,10 +137,10 @@ async function releaseByHandleInTransaction(deps: ClientDeps, id: string, likely
         else tx.write({ op: 'update', kind: 'handle', value: { ...remaining, revision: handle.revision } });
         // A host's node is read only where its block's pool selects nodes by label (selectionNeedsNode).
         const hosts = [
-          ...new Set(released.flatMap((b) => (b.affinity?.type === 'host' && b.affinity.host !== '' && selectionNeedsNode(b, pools) ? [b.affinity.host] : []))),
+          ...new Set(released.flatMap((b) => (b.affinity?.type === 'host' && b.affinity.host !== '' && selectionNeedsNodeAmong(b, pools) ? [b.affinity.host] : []))),
         ];
         const nodes = new Map(await Promise.all(hosts.map(async (host) => [host, await orUndefined(txNode(deps, tx, host))] as const)));
-        const giveUp = released.filter((b) => b.affinity?.type === 'host' && poolNoLongerSelectsHost(b, nodes.get(b.affinity.host), pools));
+        const giveUp = released.filter((b) => b.affinity?.type === 'host' && poolNoLongerSelectsHostAmong(b, nodes.get(b.affinity.host), pools));
         return { config, giveUp };
       }, { handlesExist: true }),
     { isRetryable: (err) => err instanceof ConflictError, operation: `release handle ${id}` },

@@ -14,12 +14,23 @@ export function setOwn(target: Record<string, unknown>, key: string, item: unkno
   else target[key] = item;
 }
 
+/**
+ * Objects found deeply frozen. Such an object can never change again (nor its prototype, nor any
+ * object it holds), so the verdict stands for good and the next copy asks the set instead of
+ * walking it again: the etcd decoded memo copies every committed block, whose attributes are the
+ * same frozen objects write after write (design/ipam-core.md, "Allocation cost: the ninth round
+ * (2026-12-02)").
+ */
+const knownDeeplyFrozen = new WeakSet<object>();
+
 /** A frozen plain object whose members are primitives or such objects: it can never change. */
 function deeplyFrozen(value: object, depth: number): boolean {
+  if (knownDeeplyFrozen.has(value)) return true;
   if (depth > MAX_DEPTH || !Object.isFrozen(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
   for (const item of Object.values(value) as unknown[]) {
     if (typeof item === 'function' || (typeof item === 'object' && item !== null && !deeplyFrozen(item, depth + 1))) return false;
   }
+  knownDeeplyFrozen.add(value);
   return true;
 }
 

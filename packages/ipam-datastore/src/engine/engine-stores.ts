@@ -33,6 +33,11 @@ function ownVersioned<T>(row: StoredRow): Versioned<T> {
   return value as unknown as Versioned<T>;
 }
 
+/** A read row as its reader gets it: the row's own value with the revision added, else a copy. */
+function readerVersioned<T>(row: StoredRow): Versioned<T> {
+  return row.ownValue === true ? ownVersioned<T>(row) : versioned<T>(row);
+}
+
 /** The read half shared by the stores and the transaction view. */
 export interface KindReader<T> {
   get(key: string): Versioned<T>;
@@ -49,8 +54,8 @@ export function kindReader<T>(
   absent?: (kind: KindName, key: string) => Error,
 ): KindReader<T> {
   return {
-    get: (key) => versioned<T>(getLive(source.engine, kind, key, absent)),
-    list: (filter = {}) => listLive(source.engine, kind, filter).map((r) => versioned<T>(r)),
+    get: (key) => readerVersioned<T>(getLive(source.engine, kind, key, absent)),
+    list: (filter = {}) => listLive(source.engine, kind, filter).map((r) => readerVersioned<T>(r)),
   };
 }
 

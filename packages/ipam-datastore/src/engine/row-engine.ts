@@ -19,9 +19,10 @@ export interface StoredRow {
    */
   peek?(): Readonly<Record<string, unknown>>;
   /**
-   * True when `value` is the reader's own object, made for this row alone (SQLite's paged rows:
-   * a fresh decode or a copy), so a paged read may add the revision to it instead of copying it
-   * (design/ipam-datastore.md, "Paged reads of blocks with no allocation"). Absent: a copy.
+   * True when `value` is the reader's own object, made for this row alone (SQLite's rows: a fresh
+   * decode, a copy or an entry handed over), so a read may add the revision to it instead of
+   * copying it (design/ipam-datastore.md, "Paged reads of blocks with no allocation", and
+   * design/ipam-core.md, "Allocation cost: the ninth round (2026-12-02)"). Absent: a copy.
    */
   readonly ownValue?: boolean;
   /**

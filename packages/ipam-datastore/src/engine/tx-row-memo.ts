@@ -77,16 +77,28 @@ export class TxRowMemo {
 
 const idOf = (kind: KindName, key: string): string => `${kind}\u0000${key}`;
 
+/**
+ * A class rather than an object literal with a getter: V8 builds such a literal's accessor anew
+ * each time, and every CAS check of a row the body read makes one (design/ipam-core.md,
+ * "Allocation cost: the ninth round (2026-12-02)").
+ */
+class KnownRow implements StoredRow {
+  constructor(
+    private readonly engine: RowEngine,
+    private readonly kind: KindName,
+    readonly key: string,
+    readonly revision: bigint,
+    readonly softDeleted: boolean,
+  ) {}
+
+  get value(): Record<string, unknown> {
+    const row = this.engine.getRow(this.kind, this.key);
+    if (row?.revision !== this.revision) throw new Error(`${this.kind} ${this.key} changed inside its own transaction`);
+    return row.value;
+  }
+}
+
 /** A row known to be stored at `known.revision`; its value is read only if someone asks for it. */
 function knownRow(engine: RowEngine, kind: KindName, key: string, known: NonNullable<Known>): StoredRow {
-  return {
-    key,
-    revision: known.revision,
-    softDeleted: known.softDeleted,
-    get value(): Record<string, unknown> {
-      const row = engine.getRow(kind, key);
-      if (row?.revision !== known.revision) throw new Error(`${kind} ${key} changed inside its own transaction`);
-      return row.value;
-    },
-  };
+  return new KnownRow(engine, kind, key, known.revision, known.softDeleted);
 }

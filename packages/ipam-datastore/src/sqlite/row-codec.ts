@@ -64,12 +64,27 @@ function attributesText(items: unknown[]): string {
   return out + ']';
 }
 
+/**
+ * Whether `key` is an ordinal's key: one to ten digits, which JSON writes as they are between
+ * quotes, so the per-ordinal map's keys skip `JSON.stringify` (design/ipam-core.md, "Allocation
+ * cost: the ninth round (2026-12-02)"); any other key is written by it.
+ */
+function isDigits(key: string): boolean {
+  const n = key.length;
+  if (n === 0 || n > 10) return false;
+  for (let i = 0; i < n; i++) {
+    const code = key.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
 function bigintObjectText(map: Record<string, unknown>): string {
-  let out = '{';
+  let out = '';
   for (const key of Object.keys(map)) {
     const n = map[key];
     if (typeof n !== 'bigint') throw new TypeError('not a bigint');
-    out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + n.toString();
+    out += (isDigits(key) ? ',"' + key + '":' : ',' + JSON.stringify(key) + ':') + n.toString();
   }
-  return out + '}';
+  return out === '' ? '{}' : '{' + out.slice(1) + '}';
 }

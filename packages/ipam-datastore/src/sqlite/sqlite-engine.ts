@@ -98,9 +98,15 @@ class SqliteRow implements StoredRow {
     return this.row.revision;
   }
 
-  /** A paged row's value is decoded for it alone and never memoised (`decodeWithoutStoring`). */
+  /**
+   * Every mode hands this row a value of its own: a paged row's is decoded for it alone and never
+   * memoised (`decodeWithoutStoring`), a read by key or a list gets a fresh decode (the cache keeps
+   * a copy), a copy of a cache entry or an entry handed over (`take`, `fromEntry`). So a reader may
+   * add the revision to it instead of copying it again (design/ipam-core.md, "Allocation cost: the
+   * ninth round (2026-12-02)"). Each read makes a new SqliteRow: nobody else holds its value.
+   */
   get ownValue(): boolean {
-    return this.mode === 'scan';
+    return true;
   }
 
   get softDeleted(): boolean {

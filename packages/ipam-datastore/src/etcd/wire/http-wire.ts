@@ -62,16 +62,6 @@ function jsonRange(r: WireRange): object {
   };
 }
 
-function jsonCompare(c: WireCompare): object {
-  return {
-    key: keyB64(c.key),
-    ...(c.end === undefined ? {} : { range_end: keyB64(c.end) }),
-    target: c.target === 'mod' ? 'MOD' : 'CREATE',
-    result: c.result === 'equal' ? 'EQUAL' : 'LESS',
-    [c.target === 'mod' ? 'mod_revision' : 'create_revision']: c.revision,
-  };
-}
-
 function jsonOp(o: WireOp): object {
   switch (o.op) {
     case 'range':
@@ -84,8 +74,8 @@ function jsonOp(o: WireOp): object {
 }
 
 /**
- * The JSON of a txn request: `JSON.stringify` of `{ compare, success, failure }` as `jsonCompare`
- * and `jsonOp` build them, written without passing the put values through `JSON.stringify`. A
+ * The JSON of a txn request: `JSON.stringify` of `{ compare, success, failure }` in etcd's JSON
+ * form (`compareText`, `jsonOp`), written without passing the put values through `JSON.stringify`. A
  * value is base64 (letters, digits, `+`, `/`, `=`: nothing JSON escapes), so it goes into the
  * text as it is; the native writer's scan of a block's 10 KB of base64 for characters to escape
  * cost about 40 µs per request (design/ipam-datastore.md, "Allocation cost: the fourth round
@@ -96,11 +86,31 @@ export function txnJson(compares: readonly WireCompare[], success: readonly Wire
     let out = '[';
     for (const o of list) {
       if (out.length > 1) out += ',';
-      out += o.op === 'put' ? `{"request_put":{"key":${JSON.stringify(keyB64(o.key))},"value":"${b64(o.value)}"}}` : JSON.stringify(jsonOp(o));
+      out += o.op === 'put' ? `{"request_put":{"key":"${keyB64(o.key)}","value":"${b64(o.value)}"}}` : JSON.stringify(jsonOp(o));
     }
     return `${out}]`;
   };
-  return `{"compare":${JSON.stringify(compares.map(jsonCompare))},"success":${ops(success)},"failure":${ops(failure)}}`;
+  let compare = '[';
+  for (const c of compares) compare += (compare.length > 1 ? ',' : '') + compareText(c);
+  return `{"compare":${compare}],"success":${ops(success)},"failure":${ops(failure)}}`;
+}
+
+const DIGITS = /^[0-9]{1,20}$/;
+
+/**
+ * `JSON.stringify` of etcd's JSON form of a compare (`key`, `range_end`, `target`, `result`, then
+ * `mod_revision` or `create_revision`), written directly: a commit carries up to a dozen compares, and
+ * building each as an object of spreads and a computed key for the native writer to walk cost
+ * about as much as writing it (design/ipam-core.md, "Allocation cost: the ninth round
+ * (2026-12-02)"). Keys are base64 (nothing JSON escapes); the revision goes through
+ * `JSON.stringify` unless it is all digits, as etcd's revisions are.
+ */
+function compareText(c: WireCompare): string {
+  const end = c.end === undefined ? '' : `,"range_end":"${keyB64(c.end)}"`;
+  const target = c.target === 'mod' ? '"target":"MOD"' : '"target":"CREATE"';
+  const result = c.result === 'equal' ? '"result":"EQUAL"' : '"result":"LESS"';
+  const revision = DIGITS.test(c.revision) ? `"${c.revision}"` : JSON.stringify(c.revision);
+  return `{"key":"${keyB64(c.key)}"${end},${target},${result},"${c.target === 'mod' ? 'mod_revision' : 'create_revision'}":${revision}}`;
 }
 
 /**
