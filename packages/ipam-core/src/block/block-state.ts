@@ -111,8 +111,11 @@ export function compactAttributes(block: AllocationBlock): boolean {
   return true;
 }
 
-/** compactAttributes for allocations holding an index that names no attribute (a corrupt block). */
-function compactAttributesGenerally(block: AllocationBlock): boolean {
+/**
+ * compactAttributes for allocations holding an index that names no attribute (a corrupt block): the
+ * set-based formulation, which the fast path's tests take as their reference.
+ */
+export function compactAttributesGenerally(block: AllocationBlock): boolean {
   const used = new Set<number>();
   for (const index of block.allocations) if (index !== null) used.add(index);
   if (used.size === block.attributes.length && [...used].every((i) => i < block.attributes.length)) return false;
