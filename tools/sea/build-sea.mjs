@@ -2,7 +2,8 @@
 // reads the package's sea.config.json, copies the SQLite addon beside the executable-to-be when the
 // bundle can open SQLite, runs the package's own preparation step (cni records its code cache
 // there), writes Node's SEA config and blob, injects the blob into a copy of this node with
-// postject, and runs the result once as a smoke test. Needs a node binary with the SEA fuse. Run
+// postject (twice when an aligned asset landed off its boundary the first time), and runs the
+// result once as a smoke test. Needs a node binary with the SEA fuse. Run
 // from the package directory: `node ../../tools/sea/build-sea.mjs`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,13 +41,45 @@ writeFileSync(nodeConfig, JSON.stringify({
   useCodeCache: config.useCodeCache,
   ...(Object.keys(assets).length === 0 ? {} : { assets }),
 }));
-execFileSync(process.execPath, ['--experimental-sea-config', nodeConfig], { stdio: ['ignore', 'ignore', 'inherit'] });
 
-rmSync(partial, { force: true });
-writeFileSync(partial, node);
-chmodSync(partial, 0o755);
-const { inject } = require('postject');
-await inject(partial, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: FUSE });
+/** Writes the blob of the assets as they are now and injects it into a fresh copy of this node. */
+async function makeExecutable() {
+  execFileSync(process.execPath, ['--experimental-sea-config', nodeConfig], { stdio: ['ignore', 'ignore', 'inherit'] });
+  rmSync(partial, { force: true });
+  writeFileSync(partial, node);
+  chmodSync(partial, 0o755);
+  const { inject } = require('postject');
+  await inject(partial, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: FUSE });
+}
+
+/**
+ * Where an asset's bytes start in the executable, modulo `alignment`: the executable is mapped at a
+ * page boundary, so this is its address modulo `alignment` too.
+ */
+function assetStartModulo(file, alignment) {
+  const bytes = readFileSync(file);
+  const image = readFileSync(partial);
+  const at = image.indexOf(bytes);
+  if (at < 0 || image.indexOf(bytes, at + 1) >= 0) throw new Error(`${file} is not found exactly once in ${partial}`);
+  return at % alignment;
+}
+
+// An aligned asset (design/README.md, "Single executables"): its script writes it for a given start
+// modulo `alignment`, at the same length, so a second blob puts it in the same place.
+const { align } = config;
+const writeAligned = (startMod) => execFileSync(process.execPath, [resolve(root, align.script), String(startMod)], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (align !== undefined) writeAligned(0);
+await makeExecutable();
+if (align !== undefined) {
+  const file = assets[align.asset];
+  if (file === undefined) throw new Error(`sea.config.json: align.asset ${align.asset} is not an asset`);
+  const startMod = assetStartModulo(file, align.alignment);
+  if (startMod !== 0) {
+    writeAligned(startMod);
+    await makeExecutable();
+    if (assetStartModulo(file, align.alignment) !== startMod) throw new Error(`${align.asset} moved when it was written again for a start at ${startMod} modulo ${align.alignment}`);
+  }
+}
 renameSync(partial, target);
 
 // The executable must start: a broken bundle fails the build, not the first node it lands on.

@@ -11,6 +11,7 @@ import { join } from 'node:path';
  * @property {boolean} sqliteAddon whether better_sqlite3.node goes beside the executable
  * @property {boolean} useCodeCache Node's own code cache of `main`'s top level
  * @property {string | undefined} prepare a script run after the addon copy and before the blob (cni's code-cache training)
+ * @property {{ asset: string, script: string, alignment: number } | undefined} align an asset that must start on an `alignment`-byte boundary: `script <start modulo alignment>` writes it for where it lands, at one length
  * @property {{ args: string[], env: Record<string, string>, stderrIncludes?: string, failure?: string }} check the smoke run after the build: must exit 0
  */
 
@@ -27,6 +28,10 @@ export function readSeaConfig(packageDir) {
   if (typeof assets !== 'object' || Object.values(assets).some((v) => typeof v !== 'string')) fail('assets must map names to paths');
   const check = raw.check ?? { args: ['--version'] };
   if (!Array.isArray(check.args)) fail('check.args must be a list');
+  const align = raw.align;
+  if (align !== undefined && (typeof align.asset !== 'string' || typeof align.script !== 'string' || !Number.isInteger(align.alignment) || align.alignment < 2)) {
+    fail('align must name an asset, the script that writes it, and an alignment of 2 or more bytes');
+  }
   return {
     name: raw.name,
     main: raw.main,
@@ -34,6 +39,7 @@ export function readSeaConfig(packageDir) {
     sqliteAddon: raw.sqliteAddon === true,
     useCodeCache: raw.useCodeCache !== false,
     prepare: raw.prepare,
+    align,
     check: { args: check.args, env: check.env ?? {}, stderrIncludes: check.stderrIncludes, failure: check.failure },
   };
 }

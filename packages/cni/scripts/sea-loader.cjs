@@ -73,7 +73,6 @@ function datastoreOf(text, env) {
   return 'kubernetes';
 }
 
-const { wrap } = require('node:module');
 const { Script } = require('node:vm');
 
 // The DEL's cache holds the release path and not the assignment's: V8 deserialises a cache at about
@@ -81,15 +80,28 @@ const { Script } = require('node:vm');
 const cacheName = `calico-ipam.${datastoreOf(stdin, process.env)}.${command === 'DEL' ? 'del' : 'add'}.cache`;
 // The assets as the executable holds them, not copies (`getRawAsset`, Node 20.12 and later): V8
 // only reads the cache, and the bundle is ASCII (esbuild escapes the rest), so a Latin-1 decode of
-// the raw bytes is the one copy the source needs.
+// the raw bytes is the one copy the source needs. The asset is the bundle already inside CommonJS's
+// function wrapper (scripts/train-code-cache.mjs): wrapped here, it would be a concatenation V8
+// copies whole again into one flat string before it looks the cache up.
 const sea = require('node:sea');
-const raw = (name) => (typeof sea.getRawAsset === 'function' ? Buffer.from(sea.getRawAsset(name)) : Buffer.from(getAsset(name)));
-const source = raw('calico-ipam.cjs').toString('latin1');
-const cachedData = raw(cacheName);
-const script = new Script(wrap(source), { filename: 'calico-ipam.cjs', cachedData, importModuleDynamically: undefined });
+const raw = (name) => (typeof sea.getRawAsset === 'function' ? sea.getRawAsset(name) : getAsset(name));
+const source = Buffer.from(raw('calico-ipam.wrapped.cjs')).toString('latin1');
+/**
+ * The cache, as a view of the pack the executable carries (scripts/pack-code-caches.mjs): each
+ * cache in it starts on an 8-byte boundary of memory, where V8 reads it in place; it copies one
+ * that does not before reading it (design/cni.md, "Caches on 8-byte boundaries").
+ */
+function cacheFromPack(pack, name) {
+  const bytes = Buffer.from(pack);
+  if (bytes.toString('latin1', 0, 4) !== 'IPKC') return undefined;
+  const entry = JSON.parse(bytes.toString('latin1', 8, 8 + bytes.readUInt32LE(4)))[name];
+  return Array.isArray(entry) ? Buffer.from(pack, entry[0], entry[1]) : undefined;
+}
+const cachedData = cacheFromPack(raw('calico-ipam.caches'), cacheName);
+const script = new Script(source, { filename: 'calico-ipam.cjs', ...(cachedData === undefined ? {} : { cachedData }), importModuleDynamically: undefined });
 if (report) {
   // Used by the build and the tests only: says which cache was taken and whether V8 accepted it.
-  fs.writeSync(2, `code cache ${script.cachedDataRejected === true ? 'rejected' : 'accepted'} (${cacheName})\n`);
+  fs.writeSync(2, `code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected === true ? 'rejected' : 'accepted'} (${cacheName})\n`);
 }
 // A plugin call runs each function a few times and exits: optimizing compilation (TurboFan) of a
 // function that got hot in an ADD only runs on a background thread that the exit then has to wait

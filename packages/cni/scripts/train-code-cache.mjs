@@ -1,4 +1,5 @@
-// Records the V8 code caches the single executable ships (design/cni.md, "Start-up cost"): for each
+// Writes the bundle as the single executable compiles it (dist/sea/calico-ipam.wrapped.cjs) and records
+// the V8 code caches the executable ships (design/cni.md, "Start-up cost"): for each
 // datastore and verb (ADD, DEL), in a process of its own, compiles dist/sea/calico-ipam.cjs exactly
 // as scripts/sea-loader.cjs does, runs it in-process for that verb on that datastore in its steady
 // state, the node's block already claimed (a throw-away SQLite file, the Kubernetes API test server,
@@ -39,9 +40,16 @@ async function seed(config) {
   await ds.close();
 }
 
-const source = fs.readFileSync(bundle, 'utf8');
+const bundleSource = fs.readFileSync(bundle, 'utf8');
 // The loader decodes the bundle as Latin-1 from the executable's raw bytes: it must be ASCII.
-if (Buffer.byteLength(source, 'utf8') !== source.length) throw new Error(`train-code-cache: ${bundle} is not ASCII; the single executable's loader reads it as Latin-1`);
+if (Buffer.byteLength(bundleSource, 'utf8') !== bundleSource.length) throw new Error(`train-code-cache: ${bundle} is not ASCII; the single executable's loader reads it as Latin-1`);
+/**
+ * The text the executable compiles: the bundle inside CommonJS's function wrapper, written once
+ * here as an asset of its own. Wrapped by the loader at run time, the source was a concatenation
+ * V8 copied whole into a flat string before it could look the cache up (design/cni.md, "Start-up
+ * cost").
+ */
+const source = Module.wrap(bundleSource);
 
 /** The name the loader compiles the bundle under; a cache keeps it, and stack traces show it. */
 const BUNDLE_NAME = 'calico-ipam.cjs';
@@ -53,7 +61,7 @@ const BUNDLE_NAME = 'calico-ipam.cjs';
  * DEL's set-up (the ADD it deletes) compiles under another name.
  */
 function compile(name = BUNDLE_NAME) {
-  const script = new Script(Module.wrap(source), { filename: name });
+  const script = new Script(source, { filename: name });
   return { script, run: script.runInThisContext() };
 }
 
@@ -152,6 +160,7 @@ try {
     if (!VERBS.includes(onlyVerb)) throw new Error(`train-code-cache: no verb ${onlyVerb}`);
     await training(onlyVerb);
   } else {
+    fs.writeFileSync(join(dist, 'sea', 'calico-ipam.wrapped.cjs'), source);
     // VERSION's answer depends on nothing but the build: the executable answers it from this asset.
     fs.writeFileSync(join(dist, 'sea', 'calico-ipam.version'), await call(compile(), { CNI_COMMAND: 'VERSION' }, ''));
     // One process per datastore and verb: V8 shares compiled functions between compilations of one
