@@ -22,7 +22,10 @@ export function asObject(value: unknown, path: string): JsonObject {
 /** `null` and absent are the same for Go's `omitempty` pointers, maps and slices (design/calico-stored-formats.md#encoding-rules). */
 export function optObject(obj: JsonObject, key: string, path: string): JsonObject | undefined {
   const value = obj[key];
-  return value === undefined || value === null ? undefined : asObject(value, `${path}.${key}`);
+  if (value === undefined || value === null) return undefined;
+  // The field's path is text only for the error: a block's decode reads hundreds of fields.
+  if (!isJsonObject(value)) codecFail(`${path}.${key}`, 'expected an object');
+  return value;
 }
 
 export function optArray(obj: JsonObject, key: string, path: string): unknown[] | undefined {
@@ -52,6 +55,11 @@ export function optBool(obj: JsonObject, key: string, path: string): boolean | u
   return value;
 }
 
+/** Whether `value` is what `asCount` accepts, without a path to name (design/models.md, "Decoding without garbage"). */
+export function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && !Object.is(value, -0);
+}
+
 /** A non-negative integer that fits a JS number exactly (ordinals, counts, sizes). */
 export function asCount(value: unknown, path: string): number {
   if (typeof value === 'bigint') codecFail(path, 'integer is too large');
@@ -68,25 +76,55 @@ export function optCount(obj: JsonObject, key: string, path: string): number | u
 
 /** A Go uint64 (sequence numbers), exact whether the parser produced a number or a bigint. */
 export function asUint64(value: unknown, path: string): bigint {
+  return uint64Of(value) ?? codecFail(path, 'expected an unsigned 64-bit integer');
+}
+
+/** What `asUint64` returns, or undefined where it would fail: the caller names the path only then. */
+export function uint64Of(value: unknown): bigint | undefined {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return BigInt(value);
   if (typeof value === 'bigint' && value >= 0n && value <= UINT64_MAX) return value;
-  return codecFail(path, 'expected an unsigned 64-bit integer');
+  return undefined;
 }
 
 /** Checks a bigint from a model before it goes on the wire. */
 export function checkUint64(value: unknown, path: string): bigint {
-  if (typeof value !== 'bigint' || value < 0n || value > UINT64_MAX) codecFail(path, 'expected a bigint in the uint64 range');
+  if (!isUint64(value)) codecFail(path, 'expected a bigint in the uint64 range');
   return value;
 }
 
-export function optStringMap(obj: JsonObject, key: string, path: string): Record<string, string> | undefined {
-  const value = optObject(obj, key, path);
-  if (value === undefined) return undefined;
-  const entries = Object.entries(value).map(([k, v]): [string, string] => {
-    if (typeof v !== 'string') codecFail(`${path}.${key}[${JSON.stringify(k)}]`, 'expected a string value');
-    return [k, v];
-  });
-  return Object.fromEntries(entries);
+/** Whether `checkUint64` accepts `value`, without a path to name. */
+export function isUint64(value: unknown): value is bigint {
+  return typeof value === 'bigint' && value >= 0n && value <= UINT64_MAX;
+}
+
+/**
+ * A map of strings, copied key by key into a fresh object: no array of entries, and no error text
+ * unless a value is not a string (a block's attributes hold one or two such maps each, and a
+ * short-lived plugin call decodes whole blocks in V8's interpreter; design/models.md, "Decoding
+ * without garbage").
+ */
+export function optStringMap(obj: JsonObject, key: string, path: string, index?: number): Record<string, string> | undefined {
+  const value = obj[key];
+  if (value === undefined || value === null) return undefined;
+  // With `index`, `path` names an array and `obj` is its element `index`.
+  if (!isJsonObject(value)) codecFail(`${elementOf(path, index)}.${key}`, 'expected an object');
+  const out: Record<string, string> = {};
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    const v = value[k];
+    if (typeof v !== 'string') codecFail(`${elementOf(path, index)}.${key}[${JSON.stringify(k)}]`, 'expected a string value');
+    setOwn(out, k, v);
+  }
+  return out;
+}
+
+const elementOf = (path: string, index: number | undefined): string => (index === undefined ? path : `${path}[${index}]`);
+
+/** `target[key] = value` as an own data property, `__proto__` included (as `Object.fromEntries` defines it). */
+export function setOwn<V>(target: Record<string, V>, key: string, value: V): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** Checks that an object only uses keys from `known`; returns the others (for preservation). */

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type AllocationBlock, CodecError, decodeEtcd, decodeV1, decodeV3, encodeEtcd, encodeV1, parseWireJson } from '../../src/index.js';
 
@@ -117,6 +118,14 @@ describe('malformed blocks', () => {
     ['spec.sequenceNumber', { sequenceNumber: -1 }],
     ['spec.sequenceNumber', { sequenceNumber: 18446744073709551616n }],
     ['spec.sequenceNumberForAllocation["x"]', { sequenceNumberForAllocation: { x: 1 } }],
+    ['spec.sequenceNumberForAllocation["01"]', { sequenceNumberForAllocation: { '01': 1 } }],
+    ['spec.sequenceNumberForAllocation[""]', { sequenceNumberForAllocation: { '': 1 } }],
+    ['spec.sequenceNumberForAllocation["0"]', { sequenceNumberForAllocation: { '0': -1 } }],
+    ['spec.allocations[2]', { allocations: [0, null, 2n ** 60n, null] }],
+    ['spec.attributes[0].handle_id', { attributes: [{ handle_id: 7 }] }],
+    ['spec.attributes[0].secondary', { attributes: [{ secondary: ['pod'] }] }],
+    ['spec.attributes[0].alternateOwnerAttrs["node"]', { attributes: [{ alternateOwnerAttrs: { node: null } }] }],
+    ['spec.attributes[1]', { attributes: [{}, null], allocations: [0, null, null, null] }],
     ['spec.sequenceNumberForAllocation["0"]', { sequenceNumberForAllocation: { '0': 1.5 } }],
     ['spec.affinity', { affinity: 'pod:x' }],
     ['spec.affinity', { affinity: 'host:' }],
@@ -143,3 +152,37 @@ describe('malformed blocks', () => {
     expect(() => encodeV1('IPAMBlock', { ...block, sequenceNumber: -1n })).toThrow('spec.sequenceNumber');
   });
 });
+
+// The decode builds no path text unless a field fails (design/models.md, "Decoding without garbage"):
+// these pin what it returns for the shapes it reads without one.
+describe('block decode without path text', () => {
+  it('keeps a "__proto__" owner attribute as an own entry and leaves the prototype alone', () => {
+    const secondary = JSON.parse('{"__proto__":"x","pod":"p"}') as Record<string, unknown>;
+    const block = decodeV1('IPAMBlock', cr(spec({ attributes: [{ handle_id: 'h1', secondary }] })));
+    const attrs = block.attributes[0]?.activeOwnerAttrs ?? {};
+    expect(Object.getPrototypeOf(attrs)).toBe(Object.prototype);
+    expect(Object.keys(attrs)).toEqual(['__proto__', 'pod']);
+    expect(Object.getOwnPropertyDescriptor(attrs, '__proto__')?.value).toBe('x');
+  });
+
+  it.each([
+    [{ handle_id: 'h1', secondary: {} }, { handleId: 'h1' }],
+    [{ handle_id: '', secondary: null, alternateOwnerAttrs: { a: 'b' } }, { alternateOwnerAttrs: { a: 'b' } }],
+    [{ handle_id: 'h\r', releasedAt: null }, { handleId: 'h' }],
+    [{ handle_id: null, releasedAt: '2026-01-02T03:04:05Z' }, { releasedAt: '2026-01-02T03:04:05Z' }],
+  ])('reads the attribute %j as %j', (attribute, expected) => {
+    expect(decodeV1('IPAMBlock', cr(spec({ attributes: [attribute] }))).attributes).toEqual([expected]);
+  });
+
+  it('reads every decimal ordinal key and refuses every other, as the pattern ^(0|[1-9][0-9]*)$ does', () => {
+    const keys = fc.oneof(fc.string({ maxLength: 4 }), fc.stringMatching(/^[0-9]{1,4}$/), fc.constantFrom('0', '00', '-1', ' 1', '1 '));
+    fc.assert(
+      fc.property(keys, (key) => {
+        const run = () => decodeV1('IPAMBlock', cr(spec({ sequenceNumberForAllocation: { [key]: 3 } })));
+        if (/^(0|[1-9][0-9]*)$/.test(key)) expect(run().sequenceNumberForAllocation[key]).toBe(3n);
+        else expect(run).toThrow('key is not a decimal ordinal');
+      }),
+    );
+  });
+});
+
