@@ -8,5 +8,16 @@ export type DefinedFields<T> = { [K in keyof T as undefined extends T[K] ? never
  * record under `exactOptionalPropertyTypes`, where an optional field is absent, never undefined.
  */
 export function definedFields<T extends object>(fields: T): DefinedFields<T> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as DefinedFields<T>;
+  // One new object and nothing else: no entry arrays (design/models.md, "Defined fields").
+  const out: Record<string, unknown> = {};
+  const source = fields as Record<string, unknown>;
+  const keys = Object.keys(source);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const value = source[key];
+    if (value === undefined) continue;
+    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
+  }
+  return out as DefinedFields<T>;
 }

@@ -8,4 +8,14 @@ describe('definedFields', () => {
     expect(Object.keys(fields)).toEqual(['b', 'c', 'd', 'e']);
     expect('a' in fields).toBe(false);
   });
+
+  it('keeps a "__proto__" field as an own field, as Object.fromEntries did, and skips inherited ones', () => {
+    const source = Object.create({ inherited: 1 }) as Record<string, unknown>;
+    Object.defineProperty(source, '__proto__', { value: 2, enumerable: true, writable: true, configurable: true });
+    source.x = undefined;
+    const fields = definedFields(source);
+    expect(Object.getPrototypeOf(fields)).toBe(Object.prototype);
+    expect(Object.keys(fields)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(fields, '__proto__')?.value).toBe(2);
+  });
 });
