@@ -61,7 +61,10 @@ export function credentialValuesIn(text: string): string[] {
     const atWordStart = i === 0 || !isWordChar(text.charCodeAt(i - 1));
     let next = i + 1;
     if (atWordStart && isWordChar(text.charCodeAt(i))) {
-      for (const key of CREDENTIAL_KEY_NAMES) {
+      // Indexed: `for…of` makes an iterator at every word start, which the interpreter a plugin
+      // call runs in does not optimize away (design/models.md, "Decoding without garbage").
+      for (let k = 0; k < CREDENTIAL_KEY_NAMES.length; k++) {
+        const key = CREDENTIAL_KEY_NAMES[k] as string;
         if (!keyAt(text, i, key)) continue;
         const value = valueAfter(text, i + key.length);
         if (value === undefined) continue;
