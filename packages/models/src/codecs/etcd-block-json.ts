@@ -1,6 +1,6 @@
 import type { AllocationAttribute, AllocationBlock } from '../resources/allocation-block.js';
 import { formatBlockOwner } from './block-fields.js';
-import { checkUint64 } from './field-readers.js';
+import { checkUint64, isUint64 } from './field-readers.js';
 import { normalizeTimestamp } from './timestamp.js';
 import { wireCidr } from './wire-cidr.js';
 
@@ -46,7 +46,7 @@ function attributesJson(attributes: readonly AllocationAttribute[], path: string
   for (let i = 0; i < attributes.length; i++) {
     const attr: unknown = attributes[i];
     if (typeof attr !== 'object' || attr === null) return undefined;
-    const text = attributeJson(attr, `${path}[${i}]`);
+    const text = attributeJson(attr, path, i);
     if (text === undefined) return undefined;
     out += i === 0 ? text : `,${text}`;
   }
@@ -60,21 +60,22 @@ function attributesJson(attributes: readonly AllocationAttribute[], path: string
  */
 const frozenTexts = new WeakMap<AllocationAttribute, string>();
 
+const frozenMap = (map: unknown): boolean => map === undefined || Object.isFrozen(map);
+
 function frozenWithMaps(attr: AllocationAttribute): boolean {
-  const frozenMap = (map: unknown): boolean => map === undefined || Object.isFrozen(map);
   return Object.isFrozen(attr) && Object.getPrototypeOf(attr) === Object.prototype && frozenMap(attr.activeOwnerAttrs) && frozenMap(attr.alternateOwnerAttrs);
 }
 
 /** One attribute in Calico's field order; its owner maps with sorted keys, as Go writes a map. */
-function attributeJson(attr: AllocationAttribute, path: string): string | undefined {
+function attributeJson(attr: AllocationAttribute, attributesPath: string, index: number): string | undefined {
   const known = frozenTexts.get(attr);
   if (known !== undefined) return known;
-  const text = freshAttributeJson(attr, path);
+  const text = freshAttributeJson(attr, attributesPath, index);
   if (text !== undefined && frozenWithMaps(attr)) frozenTexts.set(attr, text);
   return text;
 }
 
-function freshAttributeJson(attr: AllocationAttribute, path: string): string | undefined {
+function freshAttributeJson(attr: AllocationAttribute, attributesPath: string, index: number): string | undefined {
   let out = '{';
   const handleId: unknown = attr.handleId;
   if (handleId !== undefined && handleId !== '') {
@@ -88,7 +89,7 @@ function freshAttributeJson(attr: AllocationAttribute, path: string): string | u
   if (alternate === undefined) return undefined;
   if (alternate !== '') out += `${out.length > 1 ? ',' : ''}"alternateOwnerAttrs":${alternate}`;
   if (attr.releasedAt !== undefined) {
-    out += `${out.length > 1 ? ',' : ''}"releasedAt":${JSON.stringify(normalizeTimestamp(attr.releasedAt, `${path}.releasedAt`))}`;
+    out += `${out.length > 1 ? ',' : ''}"releasedAt":${JSON.stringify(normalizeTimestamp(attr.releasedAt, `${attributesPath}[${index}].releasedAt`))}`;
   }
   return `${out}}`;
 }
@@ -107,7 +108,8 @@ function stringMapJson(map: unknown): string | undefined {
   const keys = Object.keys(map);
   if (keys.length === 0) return '';
   const record = map as Readonly<Record<string, unknown>>;
-  for (const key of keys) if (typeof record[key] !== 'string') return undefined;
+  // Indexed: an iterator per map is garbage a plugin call's interpreter keeps (design/models.md, "Decoding without garbage").
+  for (let i = 0; i < keys.length; i++) if (typeof record[keys[i] as string] !== 'string') return undefined;
   return JSON.stringify(map, keys.sort());
 }
 
@@ -116,9 +118,16 @@ function sequenceNumbersJson(value: unknown, path: string): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const seqs = value as Readonly<Record<string, unknown>>;
   const keys = Object.keys(seqs);
-  for (const key of keys) checkUint64(seqs[key], `${path}[${JSON.stringify(key)}]`);
+  // The entry's path is text only when it fails (design/models.md, "Decoding without garbage").
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (!isUint64(seqs[key])) checkUint64(seqs[key], `${path}[${JSON.stringify(key)}]`);
+  }
   keys.sort();
   let out = '{';
-  for (const key of keys) out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${String(seqs[key])}`;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${String(seqs[key])}`;
+  }
   return `${out}}`;
 }
