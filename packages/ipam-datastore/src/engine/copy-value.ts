@@ -27,7 +27,10 @@ const knownDeeplyFrozen = new WeakSet<object>();
 function deeplyFrozen(value: object, depth: number): boolean {
   if (knownDeeplyFrozen.has(value)) return true;
   if (depth > MAX_DEPTH || !Object.isFrozen(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  for (const item of Object.values(value) as unknown[]) {
+  // Indexed, not `for…of`: in a plugin call's interpreter every iterator step is garbage (design/models.md, "Decoding without garbage").
+  const items = Object.values(value) as unknown[];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     if (typeof item === 'function' || (typeof item === 'object' && item !== null && !deeplyFrozen(item, depth + 1))) return false;
   }
   knownDeeplyFrozen.add(value);
@@ -68,7 +71,9 @@ function copyPlain(value: unknown, depth: number, shareFrozen: boolean): unknown
   if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) {
+  const keys = Object.keys(source);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
     const copy = copyPlain(source[key], depth + 1, shareFrozen);
     if (copy === NOT_PLAIN) return NOT_PLAIN;
     setOwn(out, key, copy);
