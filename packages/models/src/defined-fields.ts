@@ -1,3 +1,5 @@
+import { setOwn } from './codecs/field-readers.js';
+
 /** `T` with the fields that may be undefined made optional instead (design/models.md, "Defined fields"). */
 export type DefinedFields<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
   [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
@@ -15,9 +17,7 @@ export function definedFields<T extends object>(fields: T): DefinedFields<T> {
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     const value = source[key];
-    if (value === undefined) continue;
-    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    else out[key] = value;
+    if (value !== undefined) setOwn(out, key, value);
   }
   return out as DefinedFields<T>;
 }
