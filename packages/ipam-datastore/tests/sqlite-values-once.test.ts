@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WatchExpiredError, type Datastore } from '@ipamkit/models';
 import { collectEvents, sampleBlock, sampleHandle } from '@ipamkit/test-utils';
 import { createSqliteDatastore } from '../src/sqlite/index.js';
@@ -75,6 +75,41 @@ describe('SQLite values stored once', () => {
       ['added', block.revision],
       ['deleted', block.revision],
     ]);
+  });
+
+  it('writes with no statement that fills a temporary table (a delete reads the stored text, then logs it)', async () => {
+    // design/ipam-datastore.md, "Deletes logged without a temporary table": an `INSERT INTO changes
+    // … SELECT` that reads `changes` makes SQLite copy the selected row into a temporary table first.
+    const path = dbPath();
+    const ds = open(path);
+    const prepare = vi.spyOn(Database.prototype, 'prepare');
+    let sources: string[];
+    let handle, block, other;
+    try {
+      handle = await ds.handles.create(sampleHandle('h1'));
+      await ds.handles.delete(handle);
+      block = await ds.blocks.create(sampleBlock('10.0.0.0/30'));
+      await ds.blocks.update({ ...block, deleted: true });
+      other = await ds.blocks.create(sampleBlock('10.0.1.0/30'));
+      await ds.blocks.delete(other);
+      sources = prepare.mock.calls.map((call) => call[0]);
+    } finally {
+      prepare.mockRestore();
+    }
+    const writes = [...new Set(sources)].filter((sql) => /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql));
+    expect(writes.some((sql) => sql.startsWith('INSERT INTO changes'))).toBe(true);
+    expect(writes.some((sql) => sql.startsWith('DELETE FROM handles'))).toBe(true);
+    const db = raw(path);
+    for (const sql of writes) {
+      const params = new Array<null>((sql.match(/\?/g) ?? []).length).fill(null);
+      const opcodes = (db.prepare(`EXPLAIN ${sql}`).all(...params) as { opcode: string }[]).map((r) => r.opcode);
+      expect({ sql, temporaryTable: opcodes.includes('OpenEphemeral') }).toEqual({ sql, temporaryTable: false });
+    }
+    // Each delete's entry is still the stored text of the last value, at that value's revision.
+    const deletedEntry = (revision: bigint): unknown => db.prepare("SELECT value, value_revision FROM changes WHERE revision = ? AND type = 'deleted'").get(revision);
+    for (const deleted of [handle, other]) {
+      expect(deletedEntry(BigInt(deleted.revision) + 1n)).toEqual({ value: logged(db, BigInt(deleted.revision))?.value, value_revision: BigInt(deleted.revision) });
+    }
   });
 
   it('gives a soft-deleted create a revision of its own that no watch reports', async () => {

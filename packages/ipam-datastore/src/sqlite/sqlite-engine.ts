@@ -170,7 +170,7 @@ class KindStatements {
   private readonly putSql: string;
   private readonly removeSql: string;
   private readonly inlineSql: string;
-  private readonly logRemovalSql: string;
+  private readonly storedSql: string;
 
   constructor(
     private readonly statements: PreparedStatements,
@@ -189,8 +189,11 @@ class KindStatements {
     // index untouched when the row exists; a replace deleted and re-inserted its index entry.
     this.putSql = `INSERT INTO ${table} (key, revision, deleted, host, type, ip_version, value) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET revision = excluded.revision, deleted = excluded.deleted, value = excluded.value`;
     this.removeSql = `DELETE FROM ${table} WHERE key = ?`;
-    // A delete's entry copies the row's last value as stored, without decoding it.
-    this.logRemovalSql = `INSERT INTO changes (revision, kind, key, type, value, value_revision) SELECT ?, '${kind}', key, 'deleted', ${ROW_VALUE}, revision FROM ${table} t WHERE key = ?`;
+    // A delete's entry copies the row's last value as stored, without decoding it: read here, then
+    // inserted by value. Not one `INSERT INTO changes … SELECT` that reads `changes`: SQLite fills
+    // a temporary table with the selected row before inserting into the table it reads
+    // (design/ipam-datastore.md, "Deletes logged without a temporary table").
+    this.storedSql = `SELECT ${ROW_VALUE} AS value, revision FROM ${table} t WHERE key = ?`;
     // Before the log entries up to a revision are pruned, the rows that still keep their value in
     // one of them take it back.
     this.inlineSql = `UPDATE ${table} SET value = c.value FROM changes c WHERE c.kind = '${kind}' AND c.revision <= ? AND ${table}.key = c.key AND ${table}.revision = c.revision AND ${table}.value = ''`;
@@ -200,8 +203,8 @@ class KindStatements {
     return this.statements.get(this.inlineSql);
   }
 
-  get logRemoval(): Database.Statement<[bigint, string]> {
-    return this.statements.get(this.logRemovalSql);
+  get stored(): Database.Statement<[string], { value: string | null; revision: bigint }> {
+    return this.statements.get(this.storedSql);
   }
 
   get get(): Database.Statement<[bigint, string], KeyedRow> {
@@ -318,7 +321,7 @@ export class SqliteEngine implements RowEngine, OptimisticEngine {
     return (this.dataVersionStatement ??= this.db.prepare<[], bigint>('PRAGMA data_version').pluck());
   }
 
-  private get insertChange(): Database.Statement<[bigint, string, string, string, string, bigint]> {
+  private get insertChange(): Database.Statement<[bigint, string, string, string, string | null, bigint]> {
     return this.sql.get('INSERT INTO changes (revision, kind, key, type, value, value_revision) VALUES (?, ?, ?, ?, ?, ?)');
   }
 
@@ -603,7 +606,11 @@ export class SqliteEngine implements RowEngine, OptimisticEngine {
    * Without a row nothing is logged, and `commit` keeps the revision by a hidden entry.
    */
   private logRemoval(kind: KindName, key: string, revision: bigint): void {
-    if (this.kind(kind).logRemoval.run(revision, key).changes > 0) this.logged(revision);
+    const row = this.kind(kind).stored.get(key);
+    if (row === undefined) return;
+    // A value the log no longer holds fails the insert (the column is NOT NULL), as it always did.
+    this.insertChange.run(revision, kind, key, 'deleted', row.value, row.revision);
+    this.logged(revision);
   }
 
   /** Logs the entry of a write whose value is `text`, at its own revision. */
