@@ -11,7 +11,8 @@
 //    server CPU is not in it, and is printed beside it, user and system apart, when the bench
 //    started etcd itself), wall is performance.now(); ratios are medians of per-round ratios.
 //    With IPAM_BENCH_PROCESSES > 0, the same churn and floor run in that many processes at once
-//    (one host, one block each), phases interleaved, and the aggregate pair rates are compared.
+//    (one host, one block each), phases interleaved, and the aggregate pair rates are compared;
+//    each process first runs the serial part's warm-up (IPAM_BENCH_PROCESS_WARMUP to change it).
 import { fork } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -32,6 +33,11 @@ const ROUNDS = Number(process.env.IPAM_BENCH_ROUNDS ?? 10);
 const LIVE_PODS = 40;
 const PROCESSES = Number(process.env.IPAM_BENCH_PROCESSES ?? 16);
 const PROCESS_PAIRS = Number(process.env.IPAM_BENCH_PROCESS_PAIRS ?? 150);
+/**
+ * Pairs each process runs before the measured phase. The serial part's warm-up by default, so both
+ * parts measure the same state of the JIT (design/ipam-core.md, "Allocation cost: warm-up and the JIT").
+ */
+const PROCESS_WARMUP = Number(process.env.IPAM_BENCH_PROCESS_WARMUP ?? WARMUP);
 const SYNCHRONOUS = 'NORMAL';
 /** IPAM_BENCH_CACHE=0 runs the churn with the assignment-context cache off (the "before" of issue 22). */
 const CACHE = process.env.IPAM_BENCH_CACHE !== '0';
@@ -194,7 +200,7 @@ async function worker() {
     pair = floor.pair;
     close = () => floor.close();
   }
-  for (let i = 0; i < 20; i++) await pair();
+  for (let i = 0; i < PROCESS_WARMUP; i++) await pair();
   process.send({ ready: true });
   process.once('message', async () => {
     const t0 = performance.now();
@@ -373,7 +379,7 @@ function printSerial(results) {
 /** Prints the aggregate comparison of one backend, as soon as it is measured. */
 function printAggregate(name, p) {
   console.log(
-    `AGGREGATE ${name}: ${PROCESSES} processes × ${PROCESS_PAIRS} pairs, ipam-core ${fmt(p.corePerSec)} pairs/s, raw floor ${fmt(p.floorPerSec)} pairs/s, ` +
+    `AGGREGATE ${name}: ${PROCESSES} processes × ${PROCESS_PAIRS} pairs after ${PROCESS_WARMUP} of warm-up each, ipam-core ${fmt(p.corePerSec)} pairs/s, raw floor ${fmt(p.floorPerSec)} pairs/s, ` +
       `ratio ${p.ratio.toFixed(2)} (goal ≥ ${GOALS.aggregate}: ${p.ratio >= GOALS.aggregate ? 'met' : 'not met'}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`,
   );
 }

@@ -65,6 +65,13 @@ export function autoAssignInBlock(block: AllocationBlock, args: AutoAssignInBloc
   }
   // Reserved ordinals we walked past stay at the head, in their order, ahead of the untouched tail.
   next.unallocated = [...skipped, ...block.unallocated.slice(cursor)];
-  const ips = taken.map((o) => formatAddress(range.version, range.base + BigInt(o)));
-  return { block: next, ips, ipNets: ips.map((ip) => `${ip}/${range.prefixLength}`), ordinals: taken };
+  // Built by `push`, not `map`: see design/ipam-core.md, "Arrays of one elements kind".
+  const ips: string[] = [];
+  const ipNets: string[] = [];
+  for (const ordinal of taken) {
+    const ip = formatAddress(range.version, range.base + BigInt(ordinal));
+    ips.push(ip);
+    ipNets.push(`${ip}/${range.prefixLength}`);
+  }
+  return { block: next, ips, ipNets, ordinals: taken };
 }

@@ -22,8 +22,15 @@ export function defaultedPools(pools: readonly IPPool[]): DefaultedIPPool[] {
   return pools.map(applyIPPoolDefaults).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+// The pool lists below are built by `push`, not `filter` or `map`: they flow into the assignment's
+// hot path, which V8 would otherwise see with two array shapes (design/ipam-core.md, "Arrays of one
+// elements kind").
 export function enabledPools(all: readonly DefaultedIPPool[], version?: IPVersion): DefaultedIPPool[] {
-  return all.filter((p) => (version === undefined ? isPoolEnabled(p, 4) || isPoolEnabled(p, 6) : isPoolEnabled(p, version)));
+  const enabled: DefaultedIPPool[] = [];
+  for (const p of all) {
+    if (version === undefined ? isPoolEnabled(p, 4) || isPoolEnabled(p, 6) : isPoolEnabled(p, version)) enabled.push(p);
+  }
+  return enabled;
 }
 
 /** The first pool of `pools` that contains `ip` (an address or a CIDR's base). */
@@ -62,22 +69,23 @@ export function determinePools(args: {
     if (pool.blockSize <= args.maxPrefixLen) byCidr.set(canonicalCidr(pool.cidr), pool);
   }
   if (byCidr.size === 0) throw new NoQualifiedPoolError('cannot find a qualified ippool');
+  const selecting: DefaultedIPPool[] = [];
   if (args.requested.length > 0) {
-    return {
-      enabled,
-      selecting: args.requested.map((cidr) => {
-        const pool = byCidr.get(canonicalCidr(cidr));
-        if (pool === undefined) throw new ValidationError(`the given pool (${cidr}) does not exist, or is not enabled`);
-        return pool;
-      }),
-    };
+    for (const cidr of args.requested) {
+      const pool = byCidr.get(canonicalCidr(cidr));
+      if (pool === undefined) throw new ValidationError(`the given pool (${cidr}) does not exist, or is not enabled`);
+      selecting.push(pool);
+    }
+    return { enabled, selecting };
   }
-  const selecting = enabled.filter(
-    (p) => p.assignmentMode === 'Automatic' && selectsNode(p, args.node.labels) && selectsNamespace(p, args.namespace?.labels),
-  );
+  for (const p of enabled) {
+    if (p.assignmentMode === 'Automatic' && selectsNode(p, args.node.labels) && selectsNamespace(p, args.namespace?.labels)) selecting.push(p);
+  }
   return { enabled, selecting };
 }
 
 export function filterPoolsByUse(pools: readonly DefaultedIPPool[], use: IntendedUse): DefaultedIPPool[] {
-  return pools.filter((p) => p.allowedUses.includes(use));
+  const allowed: DefaultedIPPool[] = [];
+  for (const p of pools) if (p.allowedUses.includes(use)) allowed.push(p);
+  return allowed;
 }
