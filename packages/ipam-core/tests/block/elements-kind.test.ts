@@ -1,9 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleSources } from '../bundle-sources.js';
 
 // design/ipam-core.md, "Arrays of one elements kind": the arrays the assignment's hot path builds
 // have the same V8 map whether the function that builds them runs in the interpreter or optimized.
@@ -12,26 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // process with V8's test intrinsics: each function runs interpreted, then optimized, and the maps
 // of its results are compared.
 
-const here = dirname(fileURLToPath(import.meta.url));
 let bundleDir = '';
 
 beforeAll(async () => {
-  // Inside the package so the bundle resolves @ipamkit/* through the workspace's node_modules; the
-  // `.hammer-` prefix keeps it out of git and lint, as the concurrency test's bundle.
-  bundleDir = mkdtempSync(join(here, '../../.hammer-elements-kind-'));
-  await build({
-    entry: {
-      take: join(here, '../../src/block/take-free-addresses.ts'),
-      fresh: join(here, '../../src/block/new-block.ts'),
-      pools: join(here, '../../src/client/pool-qualification.ts'),
-    },
-    outDir: bundleDir,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    dts: false,
-    silent: true,
-    external: [/^@ipamkit\//],
+  bundleDir = await bundleSources('elements-kind', {
+    take: 'src/block/take-free-addresses.ts',
+    fresh: 'src/block/new-block.ts',
+    pools: 'src/client/pool-qualification.ts',
   });
 }, 120_000);
 

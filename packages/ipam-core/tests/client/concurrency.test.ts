@@ -6,8 +6,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createDatastore } from '@ipamkit/ipam-datastore';
 import type { Datastore } from '@ipamkit/models';
 import { startEtcd, type EtcdHandle } from '@ipamkit/test-utils';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleSources } from '../bundle-sources.js';
 import { assertConsistent } from './fixtures.js';
 
 // 8 processes × 500 cycles on SQLite and on etcd by default (issue 3); the variables can shrink a
@@ -25,20 +25,8 @@ let corePath = '';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ipam-core-hammer-'));
-  // Inside the package so the bundle resolves @ipamkit/* (and their one shared models instance)
-  // through the workspace's node_modules; removed afterwards.
-  bundleDir = mkdtempSync(join(here, '../../.hammer-'));
   // The package's own dist may be stale while testing; bundle the current source for the workers.
-  await build({
-    entry: { core: join(here, '../../src/index.ts') },
-    outDir: bundleDir,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    dts: false,
-    silent: true,
-    external: [/^@ipamkit\//],
-  });
+  bundleDir = await bundleSources('run', { core: 'src/index.ts' });
   corePath = pathToFileURL(join(bundleDir, 'core.js')).href;
   etcd = await startEtcd();
 }, 120_000);
