@@ -9,7 +9,7 @@ import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-const TICK_MS = 10;
+export const TICK_MS = 10;
 export const GNU_TIME = '/usr/bin/time';
 
 /** cutime + cstime of this process, in clock ticks. */

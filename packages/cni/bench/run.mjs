@@ -1,7 +1,7 @@
 // The cost of one plugin call (issue 16, design/cni.md "Start-up cost"): ADD, DEL and VERSION of the
 // shipped single executable against `node -e 0` and Debian's host-local, in one process tree and in
 // alternating order, on SQLite, a real etcd and the Kubernetes API test server; then 100 pods ADDed on
-// one node by 10 parallel callers. Prints a table, PASS/FAIL per target, and a one-line JSON summary.
+// one node by 10 parallel callers, beside 100 starts of `node -e 0` by 10 callers (its floor). Prints a table, PASS/FAIL per target, and a one-line JSON summary.
 // Usage: npm run bench -w @ipamkit/cni   (BENCH_RUNS=40 rounds per backend; BENCH_BACKENDS=SQLite,etcd;
 // BENCH_EXECUTABLE=path/to/calico-ipam or a .cjs bundle to measure another build)
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { etcdBackend, kubernetesBackend, sqliteBackend } from './backends.mjs';
-import { GNU_TIME, median, peakRssMb, run, Series } from './measure.mjs';
+import { childCpuTicks, GNU_TIME, median, peakRssMb, run, Series, TICK_MS } from './measure.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const ONLY = process.env.BENCH_BACKENDS?.split(',').filter((b) => b !== '');
@@ -86,24 +86,54 @@ async function peakRss(backend) {
   return peak;
 }
 
-/** PODS ADDs by CALLERS concurrent callers on one node (one host lock), as kubelet starts pods; total wall ms. */
+/**
+ * PODS calls by CALLERS concurrent callers, each caller taking every CALLERS-th index; `call(i)`
+ * spawns one. Returns the wall ms and the CPU ms per call of the spawned processes.
+ */
+async function inParallel(call) {
+  const ticks = childCpuTicks();
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: CALLERS }, async (_, k) => {
+    for (let i = k; i < PODS; i += CALLERS) await call(i);
+  }));
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs: ((childCpuTicks() - ticks) * TICK_MS) / PODS };
+}
+
+/**
+ * The machine's own floor for the 100-pod run: PODS starts of `node -e 0` by CALLERS callers
+ * (design/cni.md, "The 100-pod target and its floor"). On two cores the run is bound by the CPU of
+ * every process started, so no plugin built on Node can finish PODS calls much faster than this.
+ */
+function parallelNodeStarts() {
+  return inParallel(async () => {
+    const r = await run(process.execPath, ['-e', '0'], baseEnv);
+    if (r.code !== 0) throw new Error(`node -e 0 failed (exit ${r.code})`);
+  });
+}
+
+/** PODS ADDs by CALLERS concurrent callers on one node (one host lock), as kubelet starts pods. */
 async function parallelPods(backend) {
   const ids = Array.from({ length: PODS }, (_, i) => `par-${i}`);
   const args = new Map(await Promise.all(ids.map(async (id) => [id, await backend.cniArgs(id)])));
   const addresses = [];
-  const caller = async (k, verb) => {
-    for (let i = k; i < PODS; i += CALLERS) {
-      const r = await run(EXE_CMD, EXE_ARGS, cniEnv(verb, ids[i], args.get(ids[i])), backend.conf);
-      if (r.code !== 0) throw new Error(`${verb} ${ids[i]} failed (exit ${r.code}): ${r.stdout}`.slice(0, 2000));
-      if (verb === 'ADD') addresses.push(JSON.parse(r.stdout).ips[0].address);
-    }
+  const call = (verb) => async (i) => {
+    const r = await run(EXE_CMD, EXE_ARGS, cniEnv(verb, ids[i], args.get(ids[i])), backend.conf);
+    if (r.code !== 0) throw new Error(`${verb} ${ids[i]} failed (exit ${r.code}): ${r.stdout}`.slice(0, 2000));
+    if (verb === 'ADD') addresses.push(JSON.parse(r.stdout).ips[0].address);
   };
-  const start = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: CALLERS }, (_, k) => caller(k, 'ADD')));
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const add = await inParallel(call('ADD'));
   if (new Set(addresses).size !== PODS) throw new Error(`${backend.name}: ${PODS} parallel ADDs gave ${new Set(addresses).size} distinct addresses`);
-  await Promise.all(Array.from({ length: CALLERS }, (_, k) => caller(k, 'DEL')));
-  return ms;
+  await inParallel(call('DEL'));
+  return add;
+}
+
+/** The pods run between two runs of its floor, so that a machine that changes speed shows in both. */
+async function podsBesideFloor(backend) {
+  const before = await parallelNodeStarts();
+  const pods = await parallelPods(backend);
+  const after = await parallelNodeStarts();
+  const floorMs = (before.ms + after.ms) / 2;
+  return { pods, floorMs, floorCpuMs: (before.cpuMs + after.cpuMs) / 2, ratio: pods.ms / floorMs };
 }
 
 const TARGETS = { addDel: { SQLite: 1.3, etcd: 1.5, Kubernetes: 1.5 }, version: 1.1, rssMb: 60, podsMs: 5000 };
@@ -121,7 +151,8 @@ try {
     try {
       const s = await timeCalls(backend);
       const rss = await peakRss(backend);
-      const podsMs = await parallelPods(backend);
+      const { pods, floorMs, floorCpuMs, ratio: podsRatio } = await podsBesideFloor(backend);
+      const podsMs = pods.ms;
       const n = s.node.median;
       const r = {
         nodeMs: n, nodeCpuMs: s.node.cpuMs,
@@ -130,7 +161,8 @@ try {
         versionMs: s.version.median, versionRatio: s.version.median / n, versionCpuMs: s.version.cpuMs,
         hostLocalAddMs: s.hlAdd.median, hostLocalDelMs: s.hlDel.median, hostLocalCpuMs: (s.hlAdd.cpuMs + s.hlDel.cpuMs) / 2,
         addDelRatioToHostLocal: median(s.add.ms.map((x, i) => x + s.del.ms[i])) / median(s.hlAdd.ms.map((x, i) => x + s.hlDel.ms[i])),
-        peakRssMb: rss, pods100Ms: podsMs,
+        peakRssMb: rss, pods100Ms: podsMs, pods100CpuMsPerCall: pods.cpuMs,
+        nodeStarts100Ms: floorMs, nodeStarts100CpuMsPerCall: floorCpuMs, pods100RatioToNodeStarts: podsRatio,
       };
       results[name] = r;
       console.log(`\n${name}: ${RUNS} rounds, NODE_EXTRA_CA_CERTS unset, ${EXE}`);
@@ -142,7 +174,9 @@ try {
       row('VERSION', s.version, r.versionRatio);
       row('host-local ADD', s.hlAdd);
       row('host-local DEL', s.hlDel);
-      console.log(`  peak RSS of one call ${fmt(rss)} MB; ${PODS} pods by ${CALLERS} parallel callers: ${fmt(podsMs, 0)} ms`);
+      console.log(`  peak RSS of one call ${fmt(rss)} MB`);
+      console.log(`  ${PODS} pods by ${CALLERS} parallel callers: ${fmt(podsMs, 0)} ms (${fmt(pods.cpuMs)} ms CPU per call)`);
+      console.log(`  its floor, ${PODS} × node -e 0 by ${CALLERS} callers (before and after): ${fmt(floorMs, 0)} ms (${fmt(floorCpuMs)} ms CPU per start); pods ÷ floor ${fmt(podsRatio, 2)}x`);
       check(`${name} ADD ÷ node -e 0`, r.addRatio, TARGETS.addDel[name], 'x');
       check(`${name} DEL ÷ node -e 0`, r.delRatio, TARGETS.addDel[name], 'x');
       check(`${name} VERSION ÷ node -e 0`, r.versionRatio, TARGETS.version, 'x');
