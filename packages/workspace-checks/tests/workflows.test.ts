@@ -18,9 +18,10 @@ interface Step {
 }
 
 interface Workflow {
-  on: { pull_request?: unknown; push?: { branches?: string[] } };
+  name?: string;
+  on: { pull_request?: unknown; push?: { branches?: string[] }; workflow_run?: unknown };
   permissions?: Record<string, string>;
-  jobs: Record<string, { steps: Step[]; permissions?: Record<string, string>; 'timeout-minutes'?: number }>;
+  jobs: Record<string, { if?: string; steps: Step[]; permissions?: Record<string, string>; 'timeout-minutes'?: number }>;
 }
 
 const WORKFLOWS = join(WORKSPACE_ROOT, '.github', 'workflows');
@@ -124,8 +125,14 @@ describe('release.yml', () => {
   const config = JSON.parse(readText('.changeset/config.json')) as { access: string; privatePackages: { version: boolean; tag: boolean } };
   const scripts = (JSON.parse(readText('package.json')) as { scripts: Record<string, string> }).scripts;
 
-  it('runs on pushes to main only', () => {
-    expect(workflow.on).toEqual({ push: { branches: ['main'] } });
+  it('runs only after CI passed on a push to main, on the commit CI tested', () => {
+    const ci = readWorkflow('ci.yml');
+    expect(workflow.on).toEqual({ workflow_run: { workflows: [ci.name], types: ['completed'], branches: ['main'] } });
+    const job = Object.values(workflow.jobs)[0];
+    expect(job?.if).toContain("github.event.workflow_run.conclusion == 'success'");
+    expect(job?.if).toContain("github.event.workflow_run.event == 'push'");
+    const checkout = steps.find((step) => step.uses?.startsWith('actions/checkout@'));
+    expect(checkout?.with?.['ref']).toBe('${{ github.event.workflow_run.head_sha }}');
   });
 
   it('opens the version pull request and publishes through changesets, with npm provenance', () => {
