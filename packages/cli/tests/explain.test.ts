@@ -1,5 +1,6 @@
+import { createIpamClient } from '@ipamkit/ipam-core';
 import { createDatastore } from '@ipamkit/ipam-datastore';
-import type { Datastore } from '@ipamkit/models';
+import { BlockLimitError, type Datastore } from '@ipamkit/models';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { explainIP } from '../src/explain/explain-ip.js';
 import { explainNode } from '../src/explain/explain-node.js';
@@ -69,20 +70,60 @@ describe('ipam explain', () => {
     expect(e.families.find((f) => f.version === 6)).toMatchObject({ wouldSucceed: true, selectingPools: ['pool-b'] });
   });
 
-  it('explains a node that fails because its block cap is reached and strict affinity forbids borrowing', async () => {
-    await runCli(['ipam', 'configure', '--strictaffinity', 'true', '--max-blocks-per-host', '1'], ds, clock);
-    // Fill node-a's only block, leaving no free ordinal (reserved ones are not free).
+  /** Leaves node-a's only pool-a block with no free ordinal (the reserved ones are not free). */
+  async function fillNodeABlock(): Promise<void> {
     const free = (await explainNode({ datastore: ds, clock }, 'node-a')).families.find((f) => f.version === 4)?.affineBlocks[0]?.free;
     expect(free).toBe(56);
     const block = await ds.blocks.get('10.0.0.0/26');
     await ds.blocks.update({ ...block, unallocated: block.unallocated.filter((o) => o >= 60 && o <= 63) });
-    const v4 = (await explainNode({ datastore: ds, clock }, 'node-a')).families.find((f) => f.version === 4);
-    expect(v4).toMatchObject({
+  }
+
+  const explainV4 = async (node: string) => (await explainNode({ datastore: ds, clock }, node)).families.find((f) => f.version === 4);
+  const nextPodOf = (node: string) =>
+    createIpamClient({ datastore: ds, clock, windowsHost: false }).autoAssign({ num4: 1, hostname: node, handleId: `next-${node}`, intendedUse: 'Workload' });
+
+  it('explains a node that fails because its block cap is reached and strict affinity forbids borrowing', async () => {
+    await runCli(['ipam', 'configure', '--strictaffinity', 'true', '--max-blocks-per-host', '1'], ds, clock);
+    await fillNodeABlock();
+    expect(await explainV4('node-a')).toMatchObject({
       wouldSucceed: false,
       ownedBlocks: 2,
       blockCap: 1,
-      reason: 'no free address in affine blocks, block cap reached (2 of 1); strict affinity forbids borrowing',
+      reason: 'no free address in affine blocks, block cap reached (2 of 1); AutoAssign does not borrow at the cap',
     });
+  });
+
+  // Each case below is checked against AutoAssign itself on the same datastore: explain must say what the core does.
+  it('at the block cap says the allocation fails, as AutoAssign does, even where addresses could be borrowed', async () => {
+    await ds.ipamConfig.create({ strictAffinity: false, autoAllocateBlocks: true, maxBlocksPerHost: 1, ipCooldownSeconds: 0 });
+    await fillNodeABlock();
+    const v4 = await explainV4('node-a');
+    expect(v4).toMatchObject({ wouldSucceed: false, blockCap: 1, reason: 'no free address in affine blocks, block cap reached (2 of 1); AutoAssign does not borrow at the cap' });
+    expect(v4?.borrowableAddresses).toBeGreaterThan(0);
+    await expect(nextPodOf('node-a')).rejects.toThrow(BlockLimitError);
+  });
+
+  it('with autoAllocateBlocks off says the allocation fails, as AutoAssign does, even where addresses could be borrowed', async () => {
+    await ds.ipamConfig.create({ strictAffinity: false, autoAllocateBlocks: false, maxBlocksPerHost: 0, ipCooldownSeconds: 0 });
+    await fillNodeABlock();
+    const v4 = await explainV4('node-a');
+    expect(v4).toMatchObject({ wouldSucceed: false, reason: 'no free address in affine blocks, autoAllocateBlocks is off; AutoAssign does not borrow then' });
+    expect(v4?.borrowableAddresses).toBeGreaterThan(0);
+    await expect(nextPodOf('node-a')).rejects.toThrow();
+  });
+
+  it('says the node would borrow once the selecting pools have no unclaimed block left, and AutoAssign does borrow', async () => {
+    await fillNodeABlock();
+    // The rest of pool-a's blocks exist, affine to node-b.
+    const ipam = createIpamClient({ datastore: ds, clock, windowsHost: false });
+    for (const ip of ['10.0.0.130', '10.0.0.200']) await ipam.assignIP({ ip, hostname: 'node-b', handleId: `fill-${ip}`, intendedUse: 'Workload' });
+    const v4 = await explainV4('node-a');
+    expect(v4).toMatchObject({ wouldSucceed: true, unclaimedBlocks: 0n });
+    expect(v4?.reason).toMatch(/^no unclaimed blocks left in the selecting pools \(2 of 20 owned\); would borrow one of \d+ free addresses in other nodes' blocks$/);
+    const got = await nextPodOf('node-a');
+    const address = got.ipv4?.ips[0];
+    expect(address).toBeDefined();
+    expect(['10.0.0.0/26']).not.toContain((await explainIP({ datastore: ds, clock }, address?.split('/')[0] ?? '')).block);
   });
 
   it('explains a node that would claim a new block when its affine blocks are full', async () => {

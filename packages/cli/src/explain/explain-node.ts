@@ -96,17 +96,24 @@ export async function explainNode(ctx: CommandContext, nodeName: string): Promis
       reason = `no enabled IPv${version} pool selects node ${nodeName} for workloads`;
     } else if (freeAffine > 0) {
       reason = `${freeAffine} free addresses in ${affineBlocks.length} affine blocks`;
-    } else if (config.autoAllocateBlocks && ownedInFamily < cap && unclaimed > 0n) {
+    } else if (ownedInFamily >= cap) {
+      // AutoAssign stops at the cap with a block-limit error and does not borrow (design/ipam-core.md, "AutoAssign").
+      wouldSucceed = false;
+      reason = `no free address in affine blocks, block cap reached (${ownedInFamily} of ${cap}); AutoAssign does not borrow at the cap`;
+    } else if (!config.autoAllocateBlocks) {
+      // Under the cap with autoAllocateBlocks off, finding no block is an error too, before any borrowing.
+      wouldSucceed = false;
+      reason = 'no free address in affine blocks, autoAllocateBlocks is off; AutoAssign does not borrow then';
+    } else if (unclaimed > 0n) {
       reason = `no free address in affine blocks; would claim a new block (${ownedInFamily} of ${cap} owned)`;
-    } else if (!config.strictAffinity && borrowable > 0) {
-      reason = `cannot claim a block (${ownedInFamily} of ${cap} owned, ${unclaimed} unclaimed); would borrow one of ${borrowable} free addresses in other nodes' blocks`;
+    } else if (config.strictAffinity) {
+      wouldSucceed = false;
+      reason = 'no free address in affine blocks, no unclaimed blocks left in the selecting pools; strict affinity forbids borrowing';
+    } else if (borrowable > 0) {
+      reason = `no unclaimed blocks left in the selecting pools (${ownedInFamily} of ${cap} owned); would borrow one of ${borrowable} free addresses in other nodes' blocks`;
     } else {
       wouldSucceed = false;
-      const why = [
-        !config.autoAllocateBlocks ? 'autoAllocateBlocks is off' : ownedInFamily >= cap ? `block cap reached (${ownedInFamily} of ${cap})` : 'no unclaimed blocks left in the selecting pools',
-        config.strictAffinity ? 'strict affinity forbids borrowing' : 'no free addresses to borrow',
-      ];
-      reason = `no free address in affine blocks, ${why.join('; ')}`;
+      reason = 'no free address in affine blocks, no unclaimed blocks left in the selecting pools; no free addresses to borrow';
     }
     families.push({
       version,
