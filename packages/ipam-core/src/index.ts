@@ -68,6 +68,7 @@ export {
   type RunwayReport,
 } from './foresight/compute-runway.js';
 export type { FillFailure } from './foresight/plan-fill.js';
+export { outOfRoom, type OutOfRoomLimit } from './foresight/out-of-room.js';
 export type { PlannedFailure, RunwayLimit } from './foresight/planned-node.js';
 export { createReservationFilter, type ReservationFilter } from './reservations/reservation-filter.js';
 export { type BlockUtilization, type PoolUtilization } from './utilization/compute-utilization.js';

@@ -1,4 +1,4 @@
-import { createReservationFilter, numFree, blockCap } from '@ipamkit/ipam-core';
+import { createReservationFilter, numFree, blockCap, outOfRoom } from '@ipamkit/ipam-core';
 import {
   blockCountOf,
   cidrContains,
@@ -89,6 +89,7 @@ export async function explainNode(ctx: CommandContext, nodeName: string): Promis
       .filter((b) => !affineCidrs.has(b.cidr) && inSelecting(b.cidr))
       .reduce((sum, b) => sum + numFree(b, filter), 0);
     const freeAffine = affineBlocks.reduce((sum, b) => sum + b.free, 0);
+    // AutoAssign's order, as the planner walks it (design/ipam-core.md, "AutoAssign"), in the planner's words.
     let wouldSucceed = true;
     let reason: string;
     if (selecting.length === 0) {
@@ -97,23 +98,21 @@ export async function explainNode(ctx: CommandContext, nodeName: string): Promis
     } else if (freeAffine > 0) {
       reason = `${freeAffine} free addresses in ${affineBlocks.length} affine blocks`;
     } else if (ownedInFamily >= cap) {
-      // AutoAssign stops at the cap with a block-limit error and does not borrow (design/ipam-core.md, "AutoAssign").
       wouldSucceed = false;
-      reason = `no free address in affine blocks, block cap reached (${ownedInFamily} of ${cap}); AutoAssign does not borrow at the cap`;
+      reason = outOfRoom('block-limit', ownedInFamily, cap).reason;
     } else if (!config.autoAllocateBlocks) {
-      // Under the cap with autoAllocateBlocks off, finding no block is an error too, before any borrowing.
       wouldSucceed = false;
-      reason = 'no free address in affine blocks, autoAllocateBlocks is off; AutoAssign does not borrow then';
+      reason = outOfRoom('auto-allocate-off', ownedInFamily, cap).reason;
     } else if (unclaimed > 0n) {
       reason = `no free address in affine blocks; would claim a new block (${ownedInFamily} of ${cap} owned)`;
     } else if (config.strictAffinity) {
       wouldSucceed = false;
-      reason = 'no free address in affine blocks, no unclaimed blocks left in the selecting pools; strict affinity forbids borrowing';
+      reason = outOfRoom('strict-affinity', ownedInFamily, cap).reason;
     } else if (borrowable > 0) {
       reason = `no unclaimed blocks left in the selecting pools (${ownedInFamily} of ${cap} owned); would borrow one of ${borrowable} free addresses in other nodes' blocks`;
     } else {
       wouldSucceed = false;
-      reason = 'no free address in affine blocks, no unclaimed blocks left in the selecting pools; no free addresses to borrow';
+      reason = outOfRoom('pools-exhausted', ownedInFamily, cap).reason;
     }
     families.push({
       version,

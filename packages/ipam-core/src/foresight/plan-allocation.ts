@@ -3,6 +3,7 @@ import { unixNanos } from '../block/new-block.js';
 import { blockSearchStart, inSearchOrder, randomBlockGenerator } from '../client/block-generators.js';
 import type { PlannedFailure, PlannedFamily } from './planned-node.js';
 import { addPlannedBlock, usableInNewBlock, type PlannedBlock, type PlannedWorld } from './planned-world.js';
+import { outOfRoom } from './out-of-room.js';
 
 export type PlannedAllocation = { readonly ok: true; readonly block: PlannedBlock } | { readonly ok: false; readonly failure: PlannedFailure };
 
@@ -123,19 +124,19 @@ export function planOneAllocation(world: PlannedWorld, family: PlannedFamily): P
   if (affine !== undefined) return take(world, affine);
   const owned = family.affine.length;
   if (owned >= family.cap) {
-    return { ok: false, failure: { limit: 'block-limit', reason: `no free address in affine blocks, block cap reached (${owned} of ${family.cap}); AutoAssign does not borrow at the cap` } };
+    return { ok: false, failure: outOfRoom('block-limit', owned, family.cap) };
   }
   if (!world.config.autoAllocateBlocks) {
-    return { ok: false, failure: { limit: 'auto-allocate-off', reason: 'no free address in affine blocks, autoAllocateBlocks is off' } };
+    return { ok: false, failure: outOfRoom('auto-allocate-off', owned, family.cap) };
   }
   const claimed = claimNewBlock(world, family);
   if (claimed !== undefined && claimed.free > 0) return take(world, claimed);
   if (world.config.strictAffinity) {
-    return { ok: false, failure: { limit: 'strict-affinity', reason: 'no free address in affine blocks, no unclaimed blocks left in the selecting pools; strict affinity forbids borrowing' } };
+    return { ok: false, failure: outOfRoom('strict-affinity', owned, family.cap) };
   }
   const borrowed = borrow(world, family);
   if (borrowed !== undefined) return take(world, borrowed);
-  return { ok: false, failure: { limit: 'pools-exhausted', reason: 'no free address in affine blocks, no unclaimed blocks left in the selecting pools; no free addresses to borrow' } };
+  return { ok: false, failure: outOfRoom('pools-exhausted', owned, family.cap) };
 }
 
 function take(world: PlannedWorld, block: PlannedBlock): PlannedAllocation {
